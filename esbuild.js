@@ -1,0 +1,37 @@
+// One build context for the extension and the CLI; type-checking is `npm run typecheck`.
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+async function main() {
+  const ctx = await esbuild.context({
+    entryPoints: { extension: 'src/extension/extension.ts', cli: 'src/cli/main.ts' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    outdir: 'dist',
+    external: ['vscode'],
+    sourcemap: !production,
+    sourcesContent: false,
+    minify: production,
+    metafile: true,
+    logLevel: 'warning',
+    banner: { js: '' },
+  });
+  if (watch) {
+    await ctx.watch();
+    return;
+  }
+  const result = await ctx.rebuild();
+  fs.writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
+  fs.chmodSync('dist/cli.js', 0o755);
+  await ctx.dispose();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

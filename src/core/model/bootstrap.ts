@@ -1,0 +1,76 @@
+import { parseSourceFile, type SourceFile } from '../yaml/document';
+import type { Workspace } from '../workspace/workspace';
+import { asArray, asRecord, asString, kustomizeConfigOf, objectsOf, type KubeObject } from './objects';
+import { normalizeVirtual } from './view';
+
+/**
+ * `flux bootstrap` writes `flux-system/gotk-sync.yaml` (the GitRepository and the Kustomization that
+ * applies the cluster folder) at install time; example repositories ship it as a placeholder. When
+ * that file holds no Kustomization, the model infers the one bootstrap would write, so the cluster
+ * still has its root: `flux-system/flux-system`, path = the folder holding `flux-system/`.
+ */
+export function inferBootstrapObjects(ws: Workspace): Map<string, KubeObject[]> {
+  const inferred = new Map<string, KubeObject[]>();
+  for (const file of ws.files.values()) {
+    if (!file.path.endsWith('/flux-system/gotk-sync.yaml')) continue;
+    if (objectsOf(file).some((o) => o.fluxKind === 'Kustomization')) continue;
+    const clusterDir = file.path.slice(0, -'/flux-system/gotk-sync.yaml'.length);
+    const rel = clusterDir === ws.root ? '.' : `./${clusterDir.slice(ws.root.length + 1)}`;
+    const text = [
+      'apiVersion: source.toolkit.fluxcd.io/v1',
+      'kind: GitRepository',
+      'metadata:',
+      '  name: flux-system',
+      '  namespace: flux-system',
+      'spec:',
+      '  interval: 1m0s',
+      '  ref:',
+      '    branch: main',
+      '  url: ""',
+      '---',
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1',
+      'kind: Kustomization',
+      'metadata:',
+      '  name: flux-system',
+      '  namespace: flux-system',
+      'spec:',
+      '  interval: 10m0s',
+      `  path: ${rel}`,
+      '  prune: true',
+      '  sourceRef:',
+      '    kind: GitRepository',
+      '    name: flux-system',
+      '',
+    ].join('\n');
+    const synthetic: SourceFile = parseSourceFile(file.path, text);
+    inferred.set(
+      file.path,
+      objectsOf(synthetic).map((o) => ({ ...o, id: `${o.id}~bootstrap`, synthetic: true })),
+    );
+  }
+  return inferred;
+}
+
+/**
+ * Files a kustomization uses as patches (`patches[].path`, `patchesStrategicMerge`, `patchesJson6902`):
+ * their objects are edits of other objects, never applied on their own.
+ */
+export function patchFiles(ws: Workspace): Set<string> {
+  const out = new Set<string>();
+  for (const file of ws.files.values()) {
+    const name = file.path.slice(file.path.lastIndexOf('/') + 1);
+    if (name !== 'kustomization.yaml' && name !== 'kustomization.yml' && name !== 'Kustomization') continue;
+    const config = asRecord(kustomizeConfigOf(file)?.value);
+    if (!config) continue;
+    const dir = file.path.slice(0, file.path.lastIndexOf('/'));
+    const add = (rel: string | undefined) => {
+      if (!rel || rel.includes('\n')) return;
+      const abs = normalizeVirtual(`${dir.slice(1)}/${rel}`);
+      if (abs !== undefined) out.add(`/${abs}`);
+    };
+    for (const p of asArray(config.patches)) add(asString(asRecord(p)?.path));
+    for (const p of asArray(config.patchesJson6902)) add(asString(asRecord(p)?.path));
+    for (const p of asArray(config.patchesStrategicMerge)) add(asString(p));
+  }
+  return out;
+}

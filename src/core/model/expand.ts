@@ -1,0 +1,218 @@
+import type { PathSegment, YamlDoc } from '../yaml/document';
+import type { Workspace } from '../workspace/workspace';
+import { isManifestFileName } from '../workspace/workspace';
+import type { SourceFile } from '../yaml/document';
+import { asArray, asRecord, asString, kustomizeConfigOf, type KubeObject } from './objects';
+import { joinVirtual, kustomizationFileInView, type SourceView } from './view';
+
+/** An object a folder produces, with what kustomize's transformers made of its namespace and name. */
+export interface ExpandedObject {
+  readonly object: KubeObject;
+  /** Namespace after kustomize `namespace:` transformers; undefined when none applied. */
+  readonly namespace: string | undefined;
+  readonly prefix: string;
+  readonly suffix: string;
+}
+
+export type ExpandProblemCode = 'path-not-found' | 'not-a-kustomization' | 'kustomize-invalid';
+
+/** A mistake in a kustomization file, located at the offending node. */
+export interface ExpandProblem {
+  readonly code: ExpandProblemCode;
+  readonly message: string;
+  readonly doc: YamlDoc;
+  readonly path: PathSegment[];
+}
+
+export interface Expansion {
+  readonly objects: ExpandedObject[];
+  readonly problems: ExpandProblem[];
+  /** Remote bases (URLs) kustomize would fetch; not followed offline. */
+  readonly remote: string[];
+  /** Every workspace file that contributed (manifests and kustomization files). */
+  readonly files: Set<string>;
+}
+
+const EMPTY: Expansion = { objects: [], problems: [], remote: [], files: new Set() };
+
+export function isRemoteResource(entry: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || /^(github\.com|gitlab\.com|bitbucket\.org)\//.test(entry) || entry.startsWith('git@') || entry.includes('?ref=');
+}
+
+/**
+ * Follows kustomization files and Flux's generator rule over a source view. Results are memoised
+ * per view and folder, so a folder shared by many Kustomizations is read once per model build.
+ */
+export class Expander {
+  private readonly memo = new Map<string, Expansion>();
+  private readonly inProgress = new Set<string>();
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly isNamespaced: (obj: KubeObject) => boolean,
+    private readonly objectsOf: (file: SourceFile) => KubeObject[],
+  ) {}
+
+  /** What Flux applies for `spec.path` = vdir (plus `spec.components`, relative to it). */
+  expandFluxPath(view: SourceView, vdir: string, components: readonly string[] = []): Expansion {
+    const key = `${view.key}|${vdir}|${components.join(',')}`;
+    const cached = this.memo.get(key);
+    if (cached) return cached;
+    const kfile = kustomizationFileInView(view, vdir);
+    let result: Expansion;
+    if (kfile) result = this.expandKustomization(view, vdir, kfile, components);
+    else {
+      result = this.generate(view, vdir);
+      if (components.length) result = merge([result, ...components.map((c) => this.expandComponent(view, vdir, c))]);
+    }
+    this.memo.set(key, result);
+    return result;
+  }
+
+  private expandComponent(view: SourceView, vdir: string, rel: string): Expansion {
+    const vp = joinVirtual(vdir, rel);
+    if (vp === undefined) return EMPTY;
+    const kfile = kustomizationFileInView(view, vp);
+    return kfile ? this.expandKustomization(view, vp, kfile, []) : EMPTY;
+  }
+
+  /** Flux's generated kustomization: every manifest below the folder; sub-folders with their own kustomization count as one unit. */
+  private generate(view: SourceView, vdir: string): Expansion {
+    const parts: Expansion[] = [];
+    const files = new Set<string>();
+    const objects: ExpandedObject[] = [];
+    const walk = (dir: string) => {
+      const listing = view.listDir(dir);
+      if (!listing) return;
+      for (const [name, real] of [...listing.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (!name.endsWith('.yaml') && !name.endsWith('.yml')) continue;
+        const file = this.ws.files.get(real);
+        if (!file) continue;
+        files.add(real);
+        for (const object of this.objectsOf(file)) objects.push({ object, namespace: undefined, prefix: '', suffix: '' });
+      }
+      for (const sub of [...listing.dirs].sort()) {
+        const subdir = dir ? `${dir}/${sub}` : sub;
+        const kfile = kustomizationFileInView(view, subdir);
+        if (kfile) parts.push(this.expandKustomization(view, subdir, kfile, []));
+        else walk(subdir);
+      }
+    };
+    walk(vdir);
+    return merge([{ objects, problems: [], remote: [], files }, ...parts]);
+  }
+
+  private expandKustomization(view: SourceView, vdir: string, kfile: string, extraComponents: readonly string[]): Expansion {
+    const key = `k|${view.key}|${vdir}|${extraComponents.join(',')}`;
+    const cached = this.memo.get(key);
+    if (cached) return cached;
+    if (this.inProgress.has(key)) return EMPTY; // a resource cycle; kustomize reports it, we just stop
+    this.inProgress.add(key);
+    try {
+      const result = this.expandKustomizationUncached(view, vdir, kfile, extraComponents);
+      this.memo.set(key, result);
+      return result;
+    } finally {
+      this.inProgress.delete(key);
+    }
+  }
+
+  private expandKustomizationUncached(view: SourceView, vdir: string, kfile: string, extraComponents: readonly string[]): Expansion {
+    const file = this.ws.files.get(kfile);
+    const files = new Set<string>([kfile]);
+    const doc = file && kustomizeConfigOf(file);
+    const config = doc ? asRecord(doc.value) : undefined;
+    if (!file || !doc || !config) return { objects: [], problems: [], remote: [], files };
+    const problems: ExpandProblem[] = [];
+    const remote: string[] = [];
+    const parts: Expansion[] = [];
+    const objects: ExpandedObject[] = [];
+
+    const follow = (field: 'resources' | 'components', entry: unknown, index: number, asComponent: boolean) => {
+      const rel = asString(entry);
+      if (rel === undefined) return;
+      if (isRemoteResource(rel)) {
+        remote.push(rel);
+        return;
+      }
+      const path: PathSegment[] = [field, index];
+      const vp = joinVirtual(vdir, rel);
+      if (vp === undefined) {
+        problems.push({ code: 'path-not-found', message: `'${rel}' points outside the source artifact; kustomize cannot load it.`, doc, path });
+        return;
+      }
+      const real = view.file(vp);
+      if (real && !asComponent) {
+        files.add(real);
+        const f = this.ws.files.get(real);
+        if (f) for (const object of this.objectsOf(f)) objects.push({ object, namespace: undefined, prefix: '', suffix: '' });
+        else if (!isManifestFileName(real)) {
+          /* a non-YAML resource (JSON, say): kustomize reads it, we do not model it */
+        }
+        return;
+      }
+      if (view.listDir(vp)) {
+        const sub = kustomizationFileInView(view, vp);
+        if (!sub) {
+          problems.push({
+            code: 'not-a-kustomization',
+            message: `'${rel}' is a folder without a kustomization.yaml; kustomize fails with "unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization'". Add one, or list its files.`,
+            doc,
+            path,
+          });
+          return;
+        }
+        parts.push(this.expandKustomization(view, vp, sub, []));
+        return;
+      }
+      problems.push({
+        code: 'path-not-found',
+        message: `${field === 'resources' ? 'Resource' : 'Component'} '${rel}' does not exist; kustomize fails the build with "no such file or directory".`,
+        doc,
+        path,
+      });
+    };
+
+    asArray(config.resources).forEach((e, i) => follow('resources', e, i, false));
+    asArray(config.bases).forEach((e, i) => follow('resources', e, i, false));
+    asArray(config.components).forEach((e, i) => follow('components', e, i, true));
+    for (const rel of extraComponents) parts.push(this.expandComponent(view, vdir, rel));
+
+    const inner = merge([{ objects, problems: [], remote: [], files: new Set() }, ...parts]);
+    const namespace = asString(config.namespace) || undefined;
+    const prefix = asString(config.namePrefix) ?? '';
+    const suffix = asString(config.nameSuffix) ?? '';
+    const transformed =
+      namespace || prefix || suffix
+        ? inner.objects.map((o) => {
+            const namespaced = this.isNamespaced(o.object);
+            const renamed = o.object.kind !== 'Namespace' && o.object.kind !== 'CustomResourceDefinition';
+            return {
+              object: o.object,
+              namespace: namespace && namespaced ? namespace : o.namespace,
+              prefix: renamed ? prefix + o.prefix : o.prefix,
+              suffix: renamed ? o.suffix + suffix : o.suffix,
+            };
+          })
+        : inner.objects;
+    for (const f of inner.files) files.add(f);
+    return {
+      objects: transformed,
+      problems: [...problems, ...inner.problems],
+      remote: [...remote, ...inner.remote],
+      files,
+    };
+  }
+}
+
+function merge(parts: Expansion[]): Expansion {
+  if (parts.length === 1) return parts[0];
+  const files = new Set<string>();
+  for (const p of parts) for (const f of p.files) files.add(f);
+  return {
+    objects: parts.flatMap((p) => p.objects),
+    problems: parts.flatMap((p) => p.problems),
+    remote: parts.flatMap((p) => p.remote),
+    files,
+  };
+}

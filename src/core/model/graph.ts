@@ -1,0 +1,375 @@
+import type { PathSegment } from '../yaml/document';
+import type { Workspace } from '../workspace/workspace';
+import { Expander, type ExpandProblem } from './expand';
+import { CLUSTER_SCOPED_KINDS, SOURCE_KINDS, type FluxKind } from './kinds';
+import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
+import { inferBootstrapObjects, patchFiles } from './bootstrap';
+import type { SourceFile } from '../yaml/document';
+import { resolveSource, type SourceResolution, type SourceIndex, buildSourceIndex } from './sources';
+import { normalizeVirtual } from './view';
+
+/** A reference to another object (dependsOn entry, sourceRef), with where it is written. */
+export interface Reference {
+  readonly kind: string;
+  readonly name: string;
+  /** Defaulted the way Flux defaults it (the referring object's namespace). */
+  readonly namespace: string;
+  /** YAML path of the reference's mapping inside the referring document. */
+  readonly path: PathSegment[];
+}
+
+/** An object as a cluster sees it: after kustomize transformers and Flux's targetNamespace. */
+export interface AppliedObject {
+  readonly object: KubeObject;
+  readonly kind: string;
+  readonly apiVersion: string;
+  readonly name: string;
+  /** Undefined for cluster-scoped objects. */
+  readonly namespace: string | undefined;
+  readonly cluster: ClusterModel;
+  /** The Flux Kustomization applying it; undefined only for a cluster's root. */
+  readonly appliedBy: KustomizationNode | undefined;
+  /** Flux-specific view; set for Flux kinds. */
+  flux?: FluxNode;
+}
+
+interface FluxNodeBase {
+  readonly applied: AppliedObject;
+}
+
+export interface KustomizationNode extends FluxNodeBase {
+  readonly kind: 'Kustomization';
+  readonly sourceRef: Reference | undefined;
+  readonly source: SourceResolution;
+  /** `spec.path` normalised inside the artifact ('' = its root). */
+  readonly path: string;
+  readonly dependsOn: Reference[];
+  readonly targetNamespace: string | undefined;
+  /** Everything the Kustomization applies (Flux objects included). */
+  readonly applies: AppliedObject[];
+  readonly children: KustomizationNode[];
+  readonly helmReleases: HelmReleaseNode[];
+  readonly sources: SourceNode[];
+  /** The Kustomization applies its own definition (the bootstrap pattern). */
+  appliesItself: boolean;
+  readonly problems: ExpandProblem[];
+  readonly remoteResources: string[];
+}
+
+export interface HelmReleaseNode extends FluxNodeBase {
+  readonly kind: 'HelmRelease';
+  /** `spec.chart.spec.sourceRef` or `spec.chartRef`. */
+  readonly chartSourceRef: Reference | undefined;
+  readonly chartRef: boolean;
+  readonly chart: string | undefined;
+  readonly dependsOn: Reference[];
+  readonly releaseName: string;
+  readonly targetNamespace: string;
+  readonly storageNamespace: string;
+}
+
+export interface SourceNode extends FluxNodeBase {
+  readonly kind: Exclude<FluxKind, 'Kustomization' | 'HelmRelease'>;
+}
+
+export type FluxNode = KustomizationNode | HelmReleaseNode | SourceNode;
+
+export interface ClusterModel {
+  readonly name: string;
+  root: KustomizationNode;
+  readonly kustomizations: KustomizationNode[];
+  readonly helmReleases: HelmReleaseNode[];
+  readonly sources: SourceNode[];
+  readonly objects: AppliedObject[];
+  /** `Kind/namespace/name` (namespace empty for cluster-scoped) → every object with that identity. */
+  readonly byKey: Map<string, AppliedObject[]>;
+}
+
+export interface RepoModel {
+  readonly workspace: Workspace;
+  readonly version: number;
+  readonly clusters: ClusterModel[];
+  /** Flux objects reachable from no cluster root. */
+  readonly unapplied: KubeObject[];
+  /** Every Kubernetes object in the workspace (outside Helm charts), applied or not. */
+  readonly allObjects: KubeObject[];
+  /** Files used as kustomize patches: their objects edit others and are never applied alone. */
+  readonly patchFiles: Set<string>;
+  /** Every place an object document is applied, across clusters. */
+  readonly appliedById: Map<string, AppliedObject[]>;
+  readonly sourceIndex: SourceIndex;
+  readonly isNamespaced: (kind: string, apiVersion?: string) => boolean;
+}
+
+export function objectKey(kind: string, namespace: string | undefined, name: string): string {
+  return `${kind}/${namespace ?? ''}/${name}`;
+}
+
+/** Namespace used for namespaced objects nobody gave one, as kubectl and the API do. */
+export const DEFAULT_NAMESPACE = 'default';
+
+/** helm-controller's release name: `[targetNamespace-]name`, shortened past 53 characters with a hash suffix. */
+export function helmReleaseName(name: string, targetNamespace: string | undefined, releaseName: string | undefined, hash: (s: string) => string): string {
+  if (releaseName) return releaseName;
+  const full = targetNamespace ? `${targetNamespace}-${name}` : name;
+  if (full.length <= 53) return full;
+  return `${full.slice(0, 40)}-${hash(full).slice(0, 12)}`;
+}
+
+export interface BuildOptions {
+  /** URLs of the workspace's Git remotes: a GitRepository with one of them is this workspace. */
+  remotes?: readonly string[];
+  /** sha256 hex of a string (core has no crypto import; the caller passes node:crypto's). */
+  sha256?: (s: string) => string;
+}
+
+export function buildModel(ws: Workspace, options: BuildOptions = {}): RepoModel {
+  const inferred = inferBootstrapObjects(ws);
+  const objectsFor = (file: SourceFile) => inferred.get(file.path) ?? objectsOf(file);
+  const patches = patchFiles(ws);
+  const allObjects: KubeObject[] = [];
+  for (const file of ws.files.values()) {
+    if (ws.chartDirOf(file.path)) continue;
+    for (const o of objectsFor(file)) allObjects.push(o);
+  }
+  const clusterScoped = new Set(CLUSTER_SCOPED_KINDS);
+  const namespacedCrdKinds = new Set<string>();
+  for (const o of allObjects) {
+    if (o.kind !== 'CustomResourceDefinition') continue;
+    const spec = asRecord(o.body.spec);
+    const kind = asString(asRecord(spec?.names)?.kind);
+    if (!kind) continue;
+    if (spec?.scope === 'Cluster') clusterScoped.add(kind);
+    else namespacedCrdKinds.add(kind);
+  }
+  const isNamespacedKind = (kind: string) => !clusterScoped.has(kind) || namespacedCrdKinds.has(kind);
+  const expander = new Expander(ws, (o) => isNamespacedKind(o.kind), objectsFor);
+  const sourceIndex = buildSourceIndex(allObjects);
+  const sha = options.sha256 ?? ((s: string) => s);
+  const sourceOptions = { remotes: options.remotes ?? [] };
+
+  // Which Kustomization documents apply which documents, before clusters are known: roots are the
+  // Kustomizations nothing else applies (a bootstrap Kustomization applying itself counts as a root).
+  const ksObjects = allObjects.filter((o) => o.fluxKind === 'Kustomization');
+  const appliedByOther = new Set<string>();
+  const selfApplying = new Set<string>();
+  for (const ks of ksObjects) {
+    const exp = expandKs(ks, ks.namespace ?? 'flux-system');
+    for (const e of exp.expansion?.objects ?? []) {
+      if (e.object.fluxKind !== 'Kustomization') continue;
+      if (e.object.id === ks.id) selfApplying.add(ks.id);
+      else appliedByOther.add(e.object.id);
+    }
+  }
+
+  function expandKs(ks: KubeObject, namespace: string) {
+    const spec = asRecord(ks.body.spec) ?? {};
+    const ref = asRecord(spec.sourceRef);
+    const sourceRef: Reference | undefined = ref
+      ? {
+          kind: asString(ref.kind) ?? 'GitRepository',
+          name: asString(ref.name) ?? '',
+          namespace: asString(ref.namespace) || namespace,
+          path: ['spec', 'sourceRef'],
+        }
+      : undefined;
+    const source = resolveSource(ws, sourceIndex, sourceRef, sourceOptions, ks.doc.file.path);
+    const path = normalizeVirtual(asString(spec.path) ?? '') ?? '';
+    const components = asArray(spec.components).filter((c): c is string => typeof c === 'string');
+    if (source.kind !== 'view') return { sourceRef, source, path, expansion: undefined };
+    if (!source.view.listDir(path)) return { sourceRef, source, path, expansion: undefined };
+    return { sourceRef, source, path, expansion: expander.expandFluxPath(source.view, path, components) };
+  }
+
+  const clusters: ClusterModel[] = [];
+  const appliedById = new Map<string, AppliedObject[]>();
+  const roots = ksObjects.filter((o) => !appliedByOther.has(o.id) && !patches.has(o.doc.file.path));
+  const usedNames = new Set<string>();
+  for (const rootObject of roots) {
+    const spec = asRecord(rootObject.body.spec) ?? {};
+    const rootPath = normalizeVirtual(asString(spec.path) ?? '') ?? '';
+    let name = selfApplying.has(rootObject.id) && rootPath ? rootPath.split('/').pop()! : rootObject.name;
+    if (usedNames.has(name)) name = `${name} (${rootObject.doc.file.path.slice(ws.root.length + 1)})`;
+    usedNames.add(name);
+    const cluster: ClusterModel = {
+      name,
+      root: undefined as unknown as KustomizationNode,
+      kustomizations: [],
+      helmReleases: [],
+      sources: [],
+      objects: [],
+      byKey: new Map(),
+    };
+    const visited = new Map<string, KustomizationNode>();
+
+    const addApplied = (applied: AppliedObject) => {
+      cluster.objects.push(applied);
+      const key = objectKey(applied.kind, applied.namespace, applied.name);
+      const list = cluster.byKey.get(key);
+      if (list) list.push(applied);
+      else cluster.byKey.set(key, [applied]);
+      const byId = appliedById.get(applied.object.id);
+      if (byId) byId.push(applied);
+      else appliedById.set(applied.object.id, [applied]);
+    };
+
+    const visitKs = (applied: AppliedObject): KustomizationNode => {
+      const ks = applied.object;
+      const ns = applied.namespace ?? DEFAULT_NAMESPACE;
+      const spec = asRecord(ks.body.spec) ?? {};
+      const exp = expandKs(ks, ns);
+      const targetNamespace = asString(spec.targetNamespace) || undefined;
+      const node: KustomizationNode = {
+        kind: 'Kustomization',
+        applied,
+        sourceRef: exp.sourceRef,
+        source: exp.source,
+        path: exp.path,
+        dependsOn: dependsOnOf(ks, ns),
+        targetNamespace,
+        applies: [],
+        children: [],
+        helmReleases: [],
+        sources: [],
+        appliesItself: false,
+        problems: exp.expansion?.problems ?? [],
+        remoteResources: exp.expansion?.remote ?? [],
+      };
+      applied.flux = node;
+      cluster.kustomizations.push(node);
+      visited.set(`${ks.id}|${ns}/${applied.name}`, node);
+      for (const e of exp.expansion?.objects ?? []) {
+        const namespaced = isNamespacedKind(e.object.kind);
+        const namespace = !namespaced
+          ? undefined
+          : (targetNamespace ?? e.namespace ?? e.object.namespace ?? DEFAULT_NAMESPACE);
+        const childApplied: AppliedObject = {
+          object: e.object,
+          kind: e.object.kind,
+          apiVersion: e.object.apiVersion,
+          name: e.prefix + e.object.name + e.suffix,
+          namespace,
+          cluster,
+          appliedBy: node,
+        };
+        if (e.object.fluxKind === 'Kustomization') {
+          const seen = visited.get(`${e.object.id}|${namespace}/${childApplied.name}`);
+          if (seen) {
+            if (seen === node) node.appliesItself = true;
+            continue;
+          }
+        }
+        node.applies.push(childApplied);
+        addApplied(childApplied);
+        switch (e.object.fluxKind) {
+          case 'Kustomization':
+            node.children.push(visitKs(childApplied));
+            break;
+          case 'HelmRelease': {
+            const hr = helmReleaseNode(childApplied, sha);
+            node.helmReleases.push(hr);
+            cluster.helmReleases.push(hr);
+            break;
+          }
+          case undefined:
+          case 'ArtifactGenerator':
+            break;
+          default: {
+            const src: SourceNode = { kind: e.object.fluxKind as SourceNode['kind'], applied: childApplied };
+            childApplied.flux = src;
+            node.sources.push(src);
+            cluster.sources.push(src);
+          }
+        }
+      }
+      return node;
+    };
+
+    const rootApplied: AppliedObject = {
+      object: rootObject,
+      kind: rootObject.kind,
+      apiVersion: rootObject.apiVersion,
+      name: rootObject.name,
+      namespace: rootObject.namespace ?? DEFAULT_NAMESPACE,
+      cluster,
+      appliedBy: undefined,
+    };
+    addApplied(rootApplied);
+    cluster.root = visitKs(rootApplied);
+    clusters.push(cluster);
+  }
+
+  const isUnapplied = (o: KubeObject) => !appliedById.has(o.id) && !patches.has(o.doc.file.path);
+  const unapplied = allObjects.filter((o) => o.fluxKind && o.fluxKind !== 'ArtifactGenerator' && isUnapplied(o));
+  const unappliedGenerators = allObjects.filter((o) => o.fluxKind === 'ArtifactGenerator' && isUnapplied(o));
+  return {
+    workspace: ws,
+    version: ws.version,
+    clusters,
+    unapplied: [...unapplied, ...unappliedGenerators],
+    allObjects,
+    patchFiles: patches,
+    appliedById,
+    sourceIndex,
+    isNamespaced: (kind) => isNamespacedKind(kind),
+  };
+}
+
+function dependsOnOf(obj: KubeObject, namespace: string): Reference[] {
+  const spec = asRecord(obj.body.spec) ?? {};
+  const out: Reference[] = [];
+  asArray(spec.dependsOn).forEach((entry, i) => {
+    const e = asRecord(entry);
+    const name = asString(e?.name);
+    if (!e || !name) return;
+    out.push({
+      kind: obj.kind,
+      name,
+      namespace: asString(e.namespace) || namespace,
+      path: ['spec', 'dependsOn', i],
+    });
+  });
+  return out;
+}
+
+function helmReleaseNode(applied: AppliedObject, sha: (s: string) => string): HelmReleaseNode {
+  const obj = applied.object;
+  const ns = applied.namespace ?? DEFAULT_NAMESPACE;
+  const spec = asRecord(obj.body.spec) ?? {};
+  const chartSpec = asRecord(asRecord(spec.chart)?.spec);
+  const chartRef = asRecord(spec.chartRef);
+  let chartSourceRef: Reference | undefined;
+  if (chartRef) {
+    chartSourceRef = {
+      kind: asString(chartRef.kind) ?? 'OCIRepository',
+      name: asString(chartRef.name) ?? '',
+      namespace: asString(chartRef.namespace) || ns,
+      path: ['spec', 'chartRef'],
+    };
+  } else if (chartSpec) {
+    const ref = asRecord(chartSpec.sourceRef);
+    if (ref)
+      chartSourceRef = {
+        kind: asString(ref.kind) ?? 'HelmRepository',
+        name: asString(ref.name) ?? '',
+        namespace: asString(ref.namespace) || ns,
+        path: ['spec', 'chart', 'spec', 'sourceRef'],
+      };
+  }
+  const targetNamespace = asString(spec.targetNamespace) || undefined;
+  const node: HelmReleaseNode = {
+    kind: 'HelmRelease',
+    applied,
+    chartSourceRef,
+    chartRef: !!chartRef,
+    chart: asString(chartSpec?.chart),
+    dependsOn: dependsOnOf(obj, ns),
+    releaseName: helmReleaseName(applied.name, targetNamespace, asString(spec.releaseName) || undefined, sha),
+    targetNamespace: targetNamespace ?? ns,
+    storageNamespace: asString(spec.storageNamespace) || ns,
+  };
+  applied.flux = node;
+  return node;
+}
+
+export { SOURCE_KINDS };

@@ -1,0 +1,145 @@
+import type { Workspace } from '../workspace/workspace';
+import { KUSTOMIZATION_FILE_NAMES } from './kinds';
+
+/**
+ * The file tree of a Flux source artifact, as paths inside the artifact ('' is its root).
+ * A GitRepository of this workspace is the workspace itself; an ExternalArtifact produced by an
+ * ArtifactGenerator is a set of copies ("mounts") of workspace folders and files.
+ */
+export interface SourceView {
+  /** Cache key: equal keys mean equal trees. */
+  readonly key: string;
+  /** Real path of a file at `vpath`, or undefined. */
+  file(vpath: string): string | undefined;
+  /** Entries of the folder at `vpath`, or undefined if there is no such folder. */
+  listDir(vpath: string): { files: Map<string, string>; dirs: Set<string> } | undefined;
+  /** Real folder a virtual folder maps to, for editor navigation (first mount wins). */
+  realDir(vpath: string): string | undefined;
+}
+
+/** Normalises `a/./b/../c` and strips leading `./` and `/`; returns undefined when escaping the root. */
+export function normalizeVirtual(path: string): string | undefined {
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(part);
+  }
+  return out.join('/');
+}
+
+export function joinVirtual(dir: string, rel: string): string | undefined {
+  return normalizeVirtual(dir ? `${dir}/${rel}` : rel);
+}
+
+export function workspaceView(ws: Workspace, rootDir: string = ws.root): SourceView {
+  const real = (vpath: string) => (vpath ? `${rootDir}/${vpath}` : rootDir);
+  return {
+    key: `ws:${rootDir}`,
+    file: (vpath) => (ws.hasFile(real(vpath)) ? real(vpath) : undefined),
+    listDir(vpath) {
+      const info = ws.listDir(real(vpath));
+      if (!info) return undefined;
+      return {
+        files: new Map(info.files.map((f) => [f, `${real(vpath)}/${f}`])),
+        dirs: new Set(info.dirs),
+      };
+    },
+    realDir: (vpath) => (ws.hasDir(real(vpath)) ? real(vpath) : undefined),
+  };
+}
+
+/** One copy rule of an ArtifactGenerator, already resolved to a workspace location. */
+export interface Mount {
+  /** Folder inside the artifact ('' for its root). */
+  dest: string;
+  /** Real folder or file that is copied there. */
+  src: string;
+  /** Copy a single file to `dest` (a file path) rather than a folder's contents. */
+  single: boolean;
+  /** Only files whose name matches (a `*.yaml` style last segment), non-recursive. */
+  filter?: RegExp;
+}
+
+export function mountedView(ws: Workspace, key: string, mounts: readonly Mount[]): SourceView {
+  // Later copy rules overwrite earlier ones, as a sequence of `cp` would.
+  const ordered = [...mounts].reverse();
+  const inside = (vpath: string, dest: string): string | undefined => {
+    if (dest === '') return vpath;
+    if (vpath === dest) return '';
+    return vpath.startsWith(dest + '/') ? vpath.slice(dest.length + 1) : undefined;
+  };
+  return {
+    key,
+    file(vpath) {
+      for (const m of ordered) {
+        if (m.single) {
+          if (vpath === m.dest) return m.src;
+          continue;
+        }
+        const rest = inside(vpath, m.dest);
+        if (rest === undefined || rest === '') continue;
+        if (m.filter && (rest.includes('/') || !m.filter.test(rest))) continue;
+        const real = `${m.src}/${rest}`;
+        if (ws.hasFile(real)) return real;
+      }
+      return undefined;
+    },
+    listDir(vpath) {
+      let found = false;
+      const files = new Map<string, string>();
+      const dirs = new Set<string>();
+      for (const m of mounts) {
+        if (m.single) {
+          const parent = m.dest.includes('/') ? m.dest.slice(0, m.dest.lastIndexOf('/')) : '';
+          if (parent === vpath) {
+            files.set(m.dest.slice(m.dest.lastIndexOf('/') + 1), m.src);
+            found = true;
+          } else if (inside(parent, vpath) !== undefined && parent !== vpath) {
+            dirs.add(inside(parent, vpath)!.split('/')[0]);
+            found = true;
+          }
+          continue;
+        }
+        const rest = inside(vpath, m.dest);
+        if (rest !== undefined) {
+          if (m.filter && rest !== '') continue;
+          const info = ws.listDir(rest ? `${m.src}/${rest}` : m.src);
+          if (!info) continue;
+          found = true;
+          for (const f of info.files) {
+            if (!m.filter || m.filter.test(f)) files.set(f, `${rest ? `${m.src}/${rest}` : m.src}/${f}`);
+          }
+          if (!m.filter) for (const d of info.dirs) dirs.add(d);
+        } else {
+          const below = inside(m.dest, vpath);
+          if (below !== undefined && below !== '') {
+            dirs.add(below.split('/')[0]);
+            found = true;
+          }
+        }
+      }
+      return found ? { files, dirs } : undefined;
+    },
+    realDir(vpath) {
+      for (const m of mounts) {
+        if (m.single) continue;
+        const rest = inside(vpath, m.dest);
+        if (rest === undefined) continue;
+        const real = rest ? `${m.src}/${rest}` : m.src;
+        if (ws.hasDir(real)) return real;
+      }
+      return undefined;
+    },
+  };
+}
+
+export function kustomizationFileInView(view: SourceView, vdir: string): string | undefined {
+  for (const name of KUSTOMIZATION_FILE_NAMES) {
+    const real = view.file(vdir ? `${vdir}/${name}` : name);
+    if (real) return real;
+  }
+  return undefined;
+}

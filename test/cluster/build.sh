@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Builds the test tools from the Go module proxy into a versioned cache outside the repo:
+#   ${GITOPS_PREVIEW_CACHE:-$HOME/.cache/gitops-preview}/bin/<name>-<version>/<name>
+# Idempotent: a binary that already exists is not rebuilt. Progress and timings go to
+# stderr; the final NAME=path lines (same as tools-env.sh --print) go to stdout.
+#
+#   bash test/cluster/build.sh                      # all: kube-apiserver etcd kustomize helm
+#   bash test/cluster/build.sh kustomize helm       # only some
+#
+# Environment: GITOPS_PREVIEW_CACHE (cache root), GITOPS_BUILD_PARALLELISM (go build -p,
+# default: number of CPUs), GOFLAGS/GOPROXY as usual.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=tools-env.sh
+source "$here/tools-env.sh"
+
+log() { printf 'build.sh: %s\n' "$*" >&2; }
+
+if ! command -v go >/dev/null 2>&1; then
+  if [[ -x /usr/local/go/bin/go ]]; then
+    export PATH="/usr/local/go/bin:$PATH"
+  else
+    log "go is required (Go >= 1.26 for helm $GITOPS_HELM_VERSION)"
+    exit 1
+  fi
+fi
+
+export CGO_ENABLED=0 GOWORK=off
+parallelism="${GITOPS_BUILD_PARALLELISM:-$(nproc 2>/dev/null || echo 2)}"
+buildflags=(-p="$parallelism" -trimpath)
+
+kube_ldflags() {
+  local v="$GITOPS_KUBE_VERSION" major minor
+  major="${v#v}"; major="${major%%.*}"
+  minor="${v#v*.}"; minor="${minor%%.*}"
+  local f="-s -w"
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    f+=" -X $pkg.gitVersion=$v -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
+  done
+  printf '%s' "$f"
+}
+
+# build_one NAME VERSION TARGET: runs the matching build into a temp dir, then moves it in place.
+build_one() {
+  local name="$1" version="$2" target="$3"
+  if [[ -x "$target" ]]; then
+    log "$name $version: cached at $target"
+    return 0
+  fi
+  local dir tmp start end
+  dir="$(dirname "$target")"
+  mkdir -p "$dir"
+  tmp="$(mktemp -d "$dir/.build.XXXXXX")"
+  start=$(date +%s)
+  log "$name $version: building ..."
+  case "$name" in
+    kube-apiserver)
+      (cd "$here" && go build "${buildflags[@]}" -ldflags "$(kube_ldflags)" \
+        -o "$tmp/$name" k8s.io/kubernetes/cmd/kube-apiserver)
+      ;;
+    etcd)
+      # go.etcd.io/etcd/server/v3 is pinned in test/cluster/go.mod (same graph as kube-apiserver).
+      (cd "$here" && go build "${buildflags[@]}" -ldflags "-s -w" -o "$tmp/$name" ./cmd/etcd)
+      ;;
+    kustomize)
+      (cd "$tmp" && GOBIN="$tmp" go install "${buildflags[@]}" -ldflags "-s -w" \
+        "sigs.k8s.io/kustomize/kustomize/v5@$version")
+      ;;
+    helm)
+      (cd "$tmp" && GOBIN="$tmp" go install "${buildflags[@]}" \
+        -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$version -X helm.sh/helm/v3/internal/version.gitTreeState=clean" \
+        "helm.sh/helm/v3/cmd/helm@$version")
+      ;;
+    *)
+      log "unknown tool: $name"; rm -rf "$tmp"; return 1
+      ;;
+  esac
+  mv -f "$tmp/$name" "$target"
+  rm -rf "$tmp"
+  end=$(date +%s)
+  log "$name $version: built in $((end - start))s -> $target"
+  timings+=("$name $version: $((end - start))s")
+}
+
+tools=("$@")
+if [[ ${#tools[@]} -eq 0 ]]; then
+  # kube-apiserver first: slowest, and etcd then reuses most of its build cache.
+  tools=(kube-apiserver etcd kustomize helm)
+fi
+
+timings=()
+total_start=$(date +%s)
+for t in "${tools[@]}"; do
+  case "$t" in
+    kube-apiserver) build_one kube-apiserver "$GITOPS_KUBE_VERSION" "$KUBE_APISERVER_BIN" ;;
+    etcd) build_one etcd "$GITOPS_ETCD_VERSION" "$ETCD_BIN" ;;
+    kustomize) build_one kustomize "$GITOPS_KUSTOMIZE_VERSION" "$KUSTOMIZE_BIN" ;;
+    helm) build_one helm "$GITOPS_HELM_VERSION" "$HELM_BIN" ;;
+    *) log "unknown tool: $t (expected kube-apiserver, etcd, kustomize, helm)"; exit 2 ;;
+  esac
+done
+if [[ ${#timings[@]} -gt 0 ]]; then
+  log "built: ${timings[*]}; total $(($(date +%s) - total_start))s"
+fi
+
+bash "$here/tools-env.sh" --print
