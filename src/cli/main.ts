@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+import { EXIT_USAGE, UsageError, type CliIO, type CommandRunner } from './io';
+import { runTree } from './commands/tree';
+
+/** One line per subcommand; each lives in `commands/<name>.ts`. */
+const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
+  tree: { run: runTree, summary: 'tree [DIR] [--format text|json]      what each Flux Kustomization applies, per cluster' },
+};
+
+export function usage(): string {
+  return ['usage: gitops-preview <command> [options]', '', 'commands:', ...Object.values(COMMANDS).map((c) => `  ${c.summary}`)].join('\n') + '\n';
+}
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    (name ? io.stdout : io.stderr)(usage());
+    return name ? 0 : EXIT_USAGE;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`gitops-preview: unknown command '${name}'\n${usage()}`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`gitops-preview ${name}: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr(`gitops-preview ${name}: ${(err as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+if (require.main === module) {
+  const io: CliIO = {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    cwd: process.cwd(),
+    env: process.env,
+  };
+  runCli(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`gitops-preview: ${(err as Error).stack ?? err}\n`);
+      process.exitCode = EXIT_USAGE;
+    },
+  );
+}

@@ -1,0 +1,135 @@
+import type { AppliedObject, ClusterModel, KustomizationNode, RepoModel } from '../model/graph';
+import type { KubeObject } from '../model/objects';
+import { docLine } from '../yaml/document';
+
+/** The `gitops-preview tree --format json` contract. */
+export interface TreeObjectEntry {
+  kind: string;
+  name: string;
+  namespace: string;
+  file: string;
+  line: number;
+  cluster: string | null;
+}
+
+export interface TreeKustomizationEntry extends TreeObjectEntry {
+  path: string;
+  sourceRef: string | null;
+  dependsOn: string[];
+  applies: string[];
+}
+
+export interface TreeNodeEntry {
+  kind: string;
+  name: string;
+  namespace: string;
+  file: string;
+  line: number;
+  children: TreeNodeEntry[];
+}
+
+export interface TreeJson {
+  clusters: { name: string; root: TreeNodeEntry }[];
+  kustomizations: TreeKustomizationEntry[];
+  helmReleases: TreeObjectEntry[];
+  sources: TreeObjectEntry[];
+  unapplied: TreeObjectEntry[];
+}
+
+export function relativePath(root: string, path: string): string {
+  return path.startsWith(root + '/') ? path.slice(root.length + 1) : path;
+}
+
+export function fluxId(kind: string, namespace: string | undefined, name: string): string {
+  return `${kind}/${namespace ?? ''}/${name}`;
+}
+
+function entry(root: string, applied: AppliedObject): TreeObjectEntry {
+  return {
+    kind: applied.kind,
+    name: applied.name,
+    namespace: applied.namespace ?? '',
+    file: relativePath(root, applied.object.doc.file.path),
+    line: docLine(applied.object.doc),
+    cluster: applied.cluster.name,
+  };
+}
+
+function unappliedEntry(root: string, o: KubeObject): TreeObjectEntry {
+  return {
+    kind: o.kind,
+    name: o.name,
+    namespace: o.namespace ?? 'default',
+    file: relativePath(root, o.doc.file.path),
+    line: docLine(o.doc),
+    cluster: null,
+  };
+}
+
+function nodeEntry(root: string, ks: KustomizationNode): TreeNodeEntry {
+  const children: TreeNodeEntry[] = [];
+  for (const applied of ks.applies) {
+    if (!applied.flux) continue;
+    if (applied.flux.kind === 'Kustomization') children.push(nodeEntry(root, applied.flux));
+    else children.push({ ...leaf(root, applied), children: [] });
+  }
+  return { ...leaf(root, ks.applied), children };
+}
+
+function leaf(root: string, applied: AppliedObject) {
+  const e = entry(root, applied);
+  return { kind: e.kind, name: e.name, namespace: e.namespace, file: e.file, line: e.line };
+}
+
+export function treeJson(model: RepoModel): TreeJson {
+  const root = model.workspace.root;
+  const out: TreeJson = { clusters: [], kustomizations: [], helmReleases: [], sources: [], unapplied: [] };
+  for (const cluster of model.clusters) {
+    out.clusters.push({ name: cluster.name, root: nodeEntry(root, cluster.root) });
+    for (const ks of cluster.kustomizations) {
+      out.kustomizations.push({
+        ...entry(root, ks.applied),
+        path: ks.path ? `./${ks.path}` : './',
+        sourceRef: ks.sourceRef ? fluxId(ks.sourceRef.kind, ks.sourceRef.namespace, ks.sourceRef.name) : null,
+        dependsOn: ks.dependsOn.map((d) => `${d.namespace}/${d.name}`),
+        applies: ks.applies.filter((a) => a.flux).map((a) => fluxId(a.kind, a.namespace, a.name)),
+      });
+    }
+    for (const hr of cluster.helmReleases) out.helmReleases.push(entry(root, hr.applied));
+    for (const src of cluster.sources) out.sources.push(entry(root, src.applied));
+  }
+  out.unapplied = model.unapplied.map((o) => unappliedEntry(root, o));
+  return out;
+}
+
+/** `flux tree`-style text: every object each Kustomization applies, nested. */
+export function treeText(model: RepoModel): string {
+  const lines: string[] = [];
+  const label = (a: AppliedObject) => `${a.kind}/${a.namespace ? a.namespace + '/' : ''}${a.name}`;
+  const walk = (ks: KustomizationNode, prefix: string) => {
+    const items = ks.applies;
+    items.forEach((a, i) => {
+      const last = i === items.length - 1;
+      lines.push(`${prefix}${last ? '└── ' : '├── '}${label(a)}`);
+      if (a.flux?.kind === 'Kustomization') walk(a.flux, prefix + (last ? '    ' : '│   '));
+    });
+  };
+  for (const cluster of model.clusters) {
+    lines.push(`Cluster: ${cluster.name}`);
+    lines.push(label(cluster.root.applied));
+    walk(cluster.root, '');
+    lines.push('');
+  }
+  if (model.unapplied.length) {
+    lines.push('Not applied by any Kustomization:');
+    for (const o of model.unapplied) {
+      lines.push(`  ${o.kind}/${o.namespace ?? 'default'}/${o.name}  (${relativePath(model.workspace.root, o.doc.file.path)}:${docLine(o.doc)})`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+export function clusterOf(model: RepoModel, name: string): ClusterModel | undefined {
+  return model.clusters.find((c) => c.name === name);
+}
