@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import { RepoService } from './repoService';
+
+/**
+ * What every feature module receives. Features register their own providers and commands in a
+ * `register…(context, services)` function listed in FEATURES below.
+ */
+export interface Services {
+  repo: RepoService;
+  output: vscode.OutputChannel;
+}
+
+type Feature = (context: vscode.ExtensionContext, services: Services) => void;
+
+/** Feature modules, in registration order. */
+const FEATURES: Feature[] = [];
+
+export function activate(context: vscode.ExtensionContext): void {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const output = vscode.window.createOutputChannel('GitOps Preview');
+  context.subscriptions.push(output);
+  if (!folder || folder.uri.scheme !== 'file') return;
+  const repo = new RepoService(folder.uri.fsPath.split('\\').join('/'));
+  context.subscriptions.push(repo);
+  const services: Services = { repo, output };
+  for (const feature of FEATURES) feature(context, services);
+}
+
+export function deactivate(): void {}
