@@ -1,6 +1,6 @@
 import { Workspace } from './workspace/workspace';
 import type { WorkspaceHost } from './workspace/host';
-import { buildModel, type BuildOptions, type RepoModel } from './model/graph';
+import { ModelBuilder, type BuildOptions, type RepoModel } from './model/graph';
 
 /**
  * A workspace and its model, kept in step: edits re-parse only the changed file, and the graph is
@@ -9,15 +9,17 @@ import { buildModel, type BuildOptions, type RepoModel } from './model/graph';
 export class Repo {
   readonly workspace: Workspace;
   private cached: RepoModel | undefined;
+  private readonly builder: ModelBuilder;
 
-  constructor(root: string, host: WorkspaceHost, private readonly options: BuildOptions = {}) {
+  constructor(root: string, host: WorkspaceHost, options: BuildOptions = {}) {
     this.workspace = new Workspace(root, host);
+    this.builder = new ModelBuilder(this.workspace, options);
     this.workspace.load();
   }
 
   model(): RepoModel {
     if (!this.cached || this.cached.version !== this.workspace.version) {
-      this.cached = buildModel(this.workspace, this.options);
+      this.cached = this.builder.build();
     }
     return this.cached;
   }

@@ -60,13 +60,26 @@ export function patchFiles(ws: Workspace): Set<string> {
   for (const file of ws.files.values()) {
     const name = file.path.slice(file.path.lastIndexOf('/') + 1);
     if (name !== 'kustomization.yaml' && name !== 'kustomization.yml' && name !== 'Kustomization') continue;
+    for (const p of patchFilesOf(file)) out.add(p);
+  }
+  return out;
+}
+
+const patchCache = new WeakMap<SourceFile, string[]>();
+
+function patchFilesOf(file: SourceFile): string[] {
+  const cached = patchCache.get(file);
+  if (cached) return cached;
+  const out: string[] = [];
+  patchCache.set(file, out);
+  {
     const config = asRecord(kustomizeConfigOf(file)?.value);
-    if (!config) continue;
+    if (!config) return out;
     const dir = file.path.slice(0, file.path.lastIndexOf('/'));
     const add = (rel: string | undefined) => {
       if (!rel || rel.includes('\n')) return;
       const abs = normalizeVirtual(`${dir.slice(1)}/${rel}`);
-      if (abs !== undefined) out.add(`/${abs}`);
+      if (abs !== undefined) out.push(`/${abs}`);
     };
     for (const p of asArray(config.patches)) add(asString(asRecord(p)?.path));
     for (const p of asArray(config.patchesJson6902)) add(asString(asRecord(p)?.path));

@@ -46,12 +46,31 @@ export function isRemoteResource(entry: string): boolean {
 export class Expander {
   private readonly memo = new Map<string, Expansion>();
   private readonly inProgress = new Set<string>();
+  /** file → memo keys whose expansion read it, so one edit drops only what depends on that file. */
+  private readonly dependents = new Map<string, Set<string>>();
 
   constructor(
     private readonly ws: Workspace,
     private readonly isNamespaced: (obj: KubeObject) => boolean,
     private readonly objectsOf: (file: SourceFile) => KubeObject[],
   ) {}
+
+  /** Forget every expansion that read `path`. */
+  invalidate(path: string): void {
+    const keys = this.dependents.get(path);
+    if (!keys) return;
+    for (const key of keys) this.memo.delete(key);
+    this.dependents.delete(path);
+  }
+
+  private remember(key: string, result: Expansion): void {
+    this.memo.set(key, result);
+    for (const f of result.files) {
+      let keys = this.dependents.get(f);
+      if (!keys) this.dependents.set(f, (keys = new Set()));
+      keys.add(key);
+    }
+  }
 
   /** What Flux applies for `spec.path` = vdir (plus `spec.components`, relative to it). */
   expandFluxPath(view: SourceView, vdir: string, components: readonly string[] = []): Expansion {
@@ -65,7 +84,7 @@ export class Expander {
       result = this.generate(view, vdir);
       if (components.length) result = merge([result, ...components.map((c) => this.expandComponent(view, vdir, c))]);
     }
-    this.memo.set(key, result);
+    this.remember(key, result);
     return result;
   }
 
@@ -110,7 +129,7 @@ export class Expander {
     this.inProgress.add(key);
     try {
       const result = this.expandKustomizationUncached(view, vdir, kfile, extraComponents);
-      this.memo.set(key, result);
+      this.remember(key, result);
       return result;
     } finally {
       this.inProgress.delete(key);

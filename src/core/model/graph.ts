@@ -123,7 +123,45 @@ export interface BuildOptions {
   sha256?: (s: string) => string;
 }
 
+/** One-shot build; editors keep a ModelBuilder so edits reuse unaffected expansions. */
 export function buildModel(ws: Workspace, options: BuildOptions = {}): RepoModel {
+  return new ModelBuilder(ws, options).build();
+}
+
+/**
+ * Builds the model and keeps kustomize expansions between builds: an edit to one file drops only
+ * the expansions that read it; a change in the tree's shape or in cluster-scoped CRD kinds drops all.
+ */
+export class ModelBuilder {
+  private expander: Expander | undefined;
+  private scopeSignature = '';
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly options: BuildOptions = {},
+  ) {
+    ws.onChange((change) => {
+      if (change.kind === 'all') this.expander = undefined;
+      else this.expander?.invalidate(change.path);
+    });
+  }
+
+  build(): RepoModel {
+    return buildWith(this.ws, this.options, (signature, make) => {
+      if (!this.expander || signature !== this.scopeSignature) {
+        this.expander = make();
+        this.scopeSignature = signature;
+      }
+      return this.expander;
+    });
+  }
+}
+
+function buildWith(
+  ws: Workspace,
+  options: BuildOptions,
+  expanderFor: (scopeSignature: string, make: () => Expander) => Expander,
+): RepoModel {
   const inferred = inferBootstrapObjects(ws);
   const objectsFor = (file: SourceFile) => inferred.get(file.path) ?? objectsOf(file);
   const patches = patchFiles(ws);
@@ -143,18 +181,20 @@ export function buildModel(ws: Workspace, options: BuildOptions = {}): RepoModel
     else namespacedCrdKinds.add(kind);
   }
   const isNamespacedKind = (kind: string) => !clusterScoped.has(kind) || namespacedCrdKinds.has(kind);
-  const expander = new Expander(ws, (o) => isNamespacedKind(o.kind), objectsFor);
+  const scopeSignature = [...clusterScoped].sort().join(',') + '|' + [...namespacedCrdKinds].sort().join(',') + '|' + [...inferred.keys()].join(',');
+  const expander = expanderFor(scopeSignature, () => new Expander(ws, (o) => isNamespacedKind(o.kind), objectsFor));
   const sourceIndex = buildSourceIndex(allObjects);
   const sha = options.sha256 ?? ((s: string) => s);
   const sourceOptions = { remotes: options.remotes ?? [] };
 
   // Which Kustomization documents apply which documents, before clusters are known: roots are the
   // Kustomizations nothing else applies (a bootstrap Kustomization applying itself counts as a root).
+  const expandMemo = new Map<string, ReturnType<typeof expandKsUncached>>();
   const ksObjects = allObjects.filter((o) => o.fluxKind === 'Kustomization');
   const appliedByOther = new Set<string>();
   const selfApplying = new Set<string>();
   for (const ks of ksObjects) {
-    const exp = expandKs(ks, ks.namespace ?? 'flux-system');
+    const exp = expandKs(ks, ks.namespace ?? DEFAULT_NAMESPACE);
     for (const e of exp.expansion?.objects ?? []) {
       if (e.object.fluxKind !== 'Kustomization') continue;
       if (e.object.id === ks.id) selfApplying.add(ks.id);
@@ -163,6 +203,13 @@ export function buildModel(ws: Workspace, options: BuildOptions = {}): RepoModel
   }
 
   function expandKs(ks: KubeObject, namespace: string) {
+    const key = `${ks.id}|${namespace}`;
+    let r = expandMemo.get(key);
+    if (!r) expandMemo.set(key, (r = expandKsUncached(ks, namespace)));
+    return r;
+  }
+
+  function expandKsUncached(ks: KubeObject, namespace: string) {
     const spec = asRecord(ks.body.spec) ?? {};
     const ref = asRecord(spec.sourceRef);
     const sourceRef: Reference | undefined = ref
@@ -177,7 +224,7 @@ export function buildModel(ws: Workspace, options: BuildOptions = {}): RepoModel
     const path = normalizeVirtual(asString(spec.path) ?? '') ?? '';
     const components = asArray(spec.components).filter((c): c is string => typeof c === 'string');
     if (source.kind !== 'view') return { sourceRef, source, path, expansion: undefined };
-    if (!source.view.listDir(path)) return { sourceRef, source, path, expansion: undefined };
+    if (!source.view.hasDir(path)) return { sourceRef, source, path, expansion: undefined };
     return { sourceRef, source, path, expansion: expander.expandFluxPath(source.view, path, components) };
   }
 

@@ -15,6 +15,8 @@ export interface SourceView {
   listDir(vpath: string): { files: Map<string, string>; dirs: Set<string> } | undefined;
   /** Real folder a virtual folder maps to, for editor navigation (first mount wins). */
   realDir(vpath: string): string | undefined;
+  /** Whether a folder exists at `vpath` (cheaper than listDir). */
+  hasDir(vpath: string): boolean;
 }
 
 /** Normalises `a/./b/../c` and strips leading `./` and `/`; returns undefined when escaping the root. */
@@ -34,16 +36,26 @@ export function joinVirtual(dir: string, rel: string): string | undefined {
   return normalizeVirtual(dir ? `${dir}/${rel}` : rel);
 }
 
-export function workspaceView(ws: Workspace, rootDir: string = ws.root): SourceView {
+const workspaceViews = new WeakMap<Workspace, SourceView>();
+
+/** The workspace root as a source artifact (one instance per workspace). */
+export function workspaceView(ws: Workspace): SourceView {
+  let view = workspaceViews.get(ws);
+  if (!view) workspaceViews.set(ws, (view = makeWorkspaceView(ws, ws.root)));
+  return view;
+}
+
+function makeWorkspaceView(ws: Workspace, rootDir: string): SourceView {
   const real = (vpath: string) => (vpath ? `${rootDir}/${vpath}` : rootDir);
   return {
     key: `ws:${rootDir}`,
+    hasDir: (vpath) => ws.hasDir(real(vpath)),
     file: (vpath) => (ws.hasFile(real(vpath)) ? real(vpath) : undefined),
     listDir(vpath) {
       const info = ws.listDir(real(vpath));
       if (!info) return undefined;
       return {
-        files: new Map(info.files.map((f) => [f, `${real(vpath)}/${f}`])),
+        files: new Map([...info.files].map((f) => [f, `${real(vpath)}/${f}`])),
         dirs: new Set(info.dirs),
       };
     },
@@ -71,8 +83,9 @@ export function mountedView(ws: Workspace, key: string, mounts: readonly Mount[]
     if (vpath === dest) return '';
     return vpath.startsWith(dest + '/') ? vpath.slice(dest.length + 1) : undefined;
   };
-  return {
+  const view: SourceView = {
     key,
+    hasDir: (vpath) => view.listDir(vpath) !== undefined,
     file(vpath) {
       for (const m of ordered) {
         if (m.single) {
@@ -134,6 +147,7 @@ export function mountedView(ws: Workspace, key: string, mounts: readonly Mount[]
       return undefined;
     },
   };
+  return view;
 }
 
 export function kustomizationFileInView(view: SourceView, vdir: string): string | undefined {

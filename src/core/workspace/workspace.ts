@@ -11,9 +11,12 @@ export function isManifestFileName(name: string): boolean {
 }
 
 interface DirInfo {
-  files: string[];
-  dirs: string[];
+  files: Set<string>;
+  dirs: Set<string>;
 }
+
+/** What changed in one update: a single file's content, or the tree's shape (everything). */
+export type WorkspaceChange = { kind: 'file'; path: string } | { kind: 'all' };
 
 /**
  * Every manifest file under a root, parsed once and kept with exact ranges. Changes to one file
@@ -29,6 +32,17 @@ export class Workspace {
   private readonly overlays = new Map<string, string>();
   private ignore = new IgnoreMatcher();
   private _version = 0;
+  private readonly listeners: ((change: WorkspaceChange) => void)[] = [];
+
+  /** Called after every change that bumps `version`, so caches keyed on files can drop entries. */
+  onChange(listener: (change: WorkspaceChange) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private bump(change: WorkspaceChange): void {
+    this._version++;
+    for (const l of this.listeners) l(change);
+  }
 
   constructor(
     readonly root: string,
@@ -47,7 +61,7 @@ export class Workspace {
     this.ignore = new IgnoreMatcher();
     this.ignore.add('', DEFAULT_SOURCE_IGNORE);
     this.scanDir(this.root);
-    this._version++;
+    this.bump({ kind: 'all' });
   }
 
   private rel(path: string): string {
@@ -63,7 +77,7 @@ export class Workspace {
     }
     const isChart = entries.some((e) => !e.isDirectory && e.name === 'Chart.yaml');
     if (isChart) this.chartDirs.add(dir);
-    const info: DirInfo = { files: [], dirs: [] };
+    const info: DirInfo = { files: new Set(), dirs: new Set() };
     this.dirs.set(dir, info);
     for (const entry of entries) {
       const path = `${dir}/${entry.name}`;
@@ -71,11 +85,11 @@ export class Workspace {
         if (SKIPPED_DIRS.has(entry.name)) continue;
         if (isChart && entry.name === 'templates') continue;
         if (this.ignore.ignores(this.rel(path), true)) continue;
-        info.dirs.push(entry.name);
+        info.dirs.add(entry.name);
         this.scanDir(path);
       } else {
         if (this.ignore.ignores(this.rel(path), false)) continue;
-        info.files.push(entry.name);
+        info.files.add(entry.name);
         if (isManifestFileName(entry.name)) this.readAndParse(path);
       }
     }
@@ -112,17 +126,21 @@ export class Workspace {
         this.load();
         return true;
       }
-      info.files = info.files.filter((f) => f !== name);
+      const listed = info.files.delete(name);
       const had = this.files.delete(path);
-      if (had) this._version++;
+      if (listed || had) this.bump({ kind: 'all' });
       return had;
     }
-    if (!info.files.includes(name)) info.files.push(name);
-    if (!isManifestFileName(name)) return false;
+    const isNew = !info.files.has(name);
+    info.files.add(name);
+    if (!isManifestFileName(name)) {
+      if (isNew) this.bump({ kind: 'all' });
+      return false;
+    }
     const before = this.files.get(path);
     this.readAndParse(path);
-    if (this.files.get(path) === before) return false;
-    this._version++;
+    if (this.files.get(path) === before && !isNew) return false;
+    this.bump(isNew ? { kind: 'all' } : { kind: 'file', path });
     return true;
   }
 
@@ -161,22 +179,23 @@ export class Workspace {
 
   hasFile(path: string): boolean {
     const dir = this.dirs.get(path.slice(0, path.lastIndexOf('/')));
-    return !!dir && dir.files.includes(path.slice(path.lastIndexOf('/') + 1));
+    return !!dir && dir.files.has(path.slice(path.lastIndexOf('/') + 1));
   }
 
-  listDir(path: string): { files: readonly string[]; dirs: readonly string[] } | undefined {
+  listDir(path: string): { files: ReadonlySet<string>; dirs: ReadonlySet<string> } | undefined {
     return this.dirs.get(path);
   }
 
   kustomizationFileIn(dir: string): string | undefined {
     const info = this.dirs.get(dir);
     if (!info) return undefined;
-    const name = KUSTOMIZATION_FILE_NAMES.find((n) => info.files.includes(n));
+    const name = KUSTOMIZATION_FILE_NAMES.find((n) => info.files.has(n));
     return name ? `${dir}/${name}` : undefined;
   }
 
   /** Chart folder that contains `path`, if any. */
   chartDirOf(path: string): string | undefined {
+    if (this.chartDirs.size === 0) return undefined;
     for (let dir = path; dir.length > this.root.length; dir = dir.slice(0, dir.lastIndexOf('/'))) {
       if (this.chartDirs.has(dir)) return dir;
     }

@@ -1,0 +1,64 @@
+/**
+ * Secret values never leave this module unmasked: `***` for values present on one side or equal on
+ * both, `*** (before)` / `*** (after)` for values that differ (fluxcd/pkg ssa SanitizeUnstructuredData
+ * and jsondiff MaskSecretPatchData).
+ */
+import { fromBase64Utf8 } from './normalize';
+import { isRecord, type KubeJson } from './types';
+
+export const MASK = '***';
+export const MASK_BEFORE = '*** (before)';
+export const MASK_AFTER = '*** (after)';
+
+const SECRET_FIELDS = ['data', 'stringData'] as const;
+/** kubectl's client-side-apply annotation holds the whole Secret, values included. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+export function isSecret(obj: KubeJson | undefined): boolean {
+  return !!obj && obj.kind === 'Secret' && obj.apiVersion === 'v1';
+}
+
+/** Masks in place; either side may be undefined (created / deleted objects). */
+export function maskSecretPair(live: KubeJson | undefined, desired: KubeJson | undefined): void {
+  for (const field of SECRET_FIELDS) {
+    const l = isRecord(live?.[field]) ? (live![field] as Record<string, unknown>) : undefined;
+    const d = isRecord(desired?.[field]) ? (desired![field] as Record<string, unknown>) : undefined;
+    const lOrig = l ? { ...l } : undefined;
+    if (l) {
+      for (const k of Object.keys(l)) l[k] = d && k in d && d[k] !== l[k] ? MASK_BEFORE : MASK;
+    }
+    if (d) {
+      for (const k of Object.keys(d)) d[k] = lOrig && k in lOrig && lOrig[k] !== d[k] ? MASK_AFTER : MASK;
+    }
+  }
+  for (const o of [live, desired]) {
+    const ann = o?.metadata?.annotations;
+    if (isRecord(ann) && LAST_APPLIED in ann) ann[LAST_APPLIED] = MASK;
+  }
+}
+
+/**
+ * Removes Secret values from a server message (an Invalid error may quote the rejected value),
+ * in plain and base64 form.
+ */
+export function scrubSecretValues(message: string, ...secrets: Array<KubeJson | undefined>): string {
+  const values = new Set<string>();
+  for (const s of secrets) {
+    if (!isSecret(s)) continue;
+    for (const field of SECRET_FIELDS) {
+      const m = s![field];
+      if (!isRecord(m)) continue;
+      for (const v of Object.values(m)) {
+        if (typeof v !== 'string' || v.length < 3) continue;
+        values.add(v);
+        if (field === 'data') {
+          const plain = fromBase64Utf8(v);
+          if (plain && plain.length >= 3) values.add(plain);
+        }
+      }
+    }
+  }
+  let out = message;
+  for (const v of [...values].sort((a, b) => b.length - a.length)) out = out.split(v).join(MASK);
+  return out;
+}

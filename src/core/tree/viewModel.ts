@@ -1,0 +1,362 @@
+import type { AppliedObject, ClusterModel, KustomizationNode, RepoModel } from '../model/graph';
+import type { KubeObject } from '../model/objects';
+import { asRecord, asString } from '../model/objects';
+import { docLine, type YamlDoc } from '../yaml/document';
+import type { Range } from '../yaml/lines';
+import { relativePath } from './treeData';
+
+/**
+ * The Flux tree view as plain data, buildable from a RepoModel without VS Code. Children are
+ * computed on demand (`childrenOf`), so a large repo only pays for the nodes the user expands.
+ */
+
+/** Cluster state as the live-status source reports it; mirrors the extension's LiveObjectStatus. */
+export type LiveState = 'Ready' | 'NotReady' | 'Suspended' | 'Reconciling' | 'Unknown' | 'Absent';
+
+export interface LiveInfo {
+  kind: string;
+  namespace: string;
+  name: string;
+  state: LiveState;
+  message?: string;
+  revision?: string;
+  lastHandledReconcileAt?: string;
+}
+
+/** Read-only view of the cluster the tree decorates its nodes with. */
+export interface LiveLookup {
+  get(kind: string, namespace: string, name: string): LiveInfo | undefined;
+  clusterOnly(): LiveInfo[];
+  /** Workspace cluster the status belongs to; undefined decorates every cluster. */
+  readonly clusterName?: string;
+}
+
+export type TreeNode =
+  | { readonly type: 'cluster'; readonly id: string; readonly cluster: ClusterModel }
+  | { readonly type: 'flux'; readonly id: string; readonly applied: AppliedObject }
+  | { readonly type: 'resources'; readonly id: string; readonly ks: KustomizationNode; readonly objects: AppliedObject[] }
+  | { readonly type: 'resource'; readonly id: string; readonly applied: AppliedObject }
+  | { readonly type: 'unappliedGroup'; readonly id: string; readonly objects: KubeObject[] }
+  | { readonly type: 'unapplied'; readonly id: string; readonly object: KubeObject }
+  | { readonly type: 'clusterOnlyGroup'; readonly id: string; readonly objects: LiveInfo[] }
+  | { readonly type: 'clusterOnly'; readonly id: string; readonly status: LiveInfo };
+
+export type Collapsible = 'none' | 'collapsed' | 'expanded';
+
+/** An icon by name: a file pair under media/{light,dark}/NAME.svg, or a codicon with an optional theme color. */
+export type IconSpec = { media: string } | { codicon: string; color?: string };
+
+export interface NodePresentation {
+  id: string;
+  label: string;
+  description?: string;
+  /** Markdown; every user-supplied piece is escaped. */
+  tooltip?: string;
+  contextValue: string;
+  collapsible: Collapsible;
+  icon: IconSpec;
+  /** Where clicking the node goes: the object's document start. */
+  location?: { file: string; range: Range };
+}
+
+export const GROUP_UNAPPLIED_LABEL = 'Not applied by any Kustomization';
+export const GROUP_CLUSTER_ONLY_LABEL = 'In cluster, not in workspace';
+
+export function rootNodes(model: RepoModel, live?: LiveLookup): TreeNode[] {
+  const out: TreeNode[] = model.clusters.map((cluster) => ({ type: 'cluster', id: `cluster:${cluster.name}`, cluster }));
+  if (model.unapplied.length) out.push({ type: 'unappliedGroup', id: 'unapplied', objects: model.unapplied });
+  const clusterOnly = live?.clusterOnly() ?? [];
+  if (clusterOnly.length) out.push({ type: 'clusterOnlyGroup', id: 'clusterOnly', objects: sortLive(clusterOnly) });
+  return out;
+}
+
+const fluxId = (cluster: string, a: AppliedObject) =>
+  `${cluster}|${a.appliedBy ? key(a.appliedBy.applied) : ''}|${a.object.id}|${key(a)}`;
+
+const key = (a: { kind: string; namespace?: string; name: string }) => `${a.kind}/${a.namespace ?? ''}/${a.name}`;
+
+/** Order under a Kustomization: Kustomizations, HelmReleases, sources (and generators), then the rest as one group. */
+function fluxRank(a: AppliedObject): number {
+  switch (a.object.fluxKind) {
+    case 'Kustomization':
+      return 0;
+    case 'HelmRelease':
+      return 1;
+    case undefined:
+      return 3;
+    default:
+      return 2;
+  }
+}
+
+export function childrenOf(node: TreeNode): TreeNode[] {
+  switch (node.type) {
+    case 'cluster': {
+      const root = node.cluster.root.applied;
+      return [{ type: 'flux', id: fluxId(node.cluster.name, root), applied: root }];
+    }
+    case 'flux': {
+      const ks = node.applied.flux?.kind === 'Kustomization' ? node.applied.flux : undefined;
+      if (!ks) return [];
+      const cluster = node.applied.cluster.name;
+      const flux = ks.applies.filter((a) => a.object.fluxKind !== undefined);
+      const ordered = flux.map((a, i) => ({ a, i })).sort((x, y) => fluxRank(x.a) - fluxRank(y.a) || x.i - y.i);
+      const out: TreeNode[] = uniqueIds(ordered.map(({ a }) => ({ type: 'flux', id: fluxId(cluster, a), applied: a })));
+      const rest = ks.applies.filter((a) => a.object.fluxKind === undefined);
+      if (rest.length) out.push({ type: 'resources', id: `${fluxId(cluster, ks.applied)}|resources`, ks, objects: rest });
+      return out;
+    }
+    case 'resources': {
+      const cluster = node.ks.applied.cluster.name;
+      return uniqueIds(node.objects.map((a) => ({ type: 'resource', id: fluxId(cluster, a), applied: a })));
+    }
+    case 'unappliedGroup':
+      return uniqueIds(node.objects.map((o) => ({ type: 'unapplied', id: `unapplied|${o.id}`, object: o })));
+    case 'clusterOnlyGroup':
+      return node.objects.map((s) => ({ type: 'clusterOnly', id: `clusterOnly|${key(s)}`, status: s }));
+    default:
+      return [];
+  }
+}
+
+/** A document applied twice with the same identity by one parent would collide; suffix repeats. */
+function uniqueIds<T extends TreeNode>(nodes: T[]): T[] {
+  const seen = new Map<string, number>();
+  return nodes.map((n) => {
+    const count = seen.get(n.id) ?? 0;
+    seen.set(n.id, count + 1);
+    return count === 0 ? n : ({ ...n, id: `${n.id}#${count}` } as T);
+  });
+}
+
+function sortLive(list: LiveInfo[]): LiveInfo[] {
+  return [...list].sort((a, b) => key(a).localeCompare(key(b)));
+}
+
+/** Markdown special characters in names, paths and messages are shown literally. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+}
+
+const STATE_ICON: Record<LiveState, IconSpec> = {
+  Ready: { codicon: 'pass-filled', color: 'testing.iconPassed' },
+  NotReady: { codicon: 'error', color: 'testing.iconFailed' },
+  Suspended: { codicon: 'debug-pause', color: 'disabledForeground' },
+  Reconciling: { codicon: 'sync~spin' },
+  Unknown: { codicon: 'question' },
+  Absent: { codicon: 'circle-slash', color: 'list.warningForeground' },
+};
+
+/** contextValue suffix per live state; documented in docs/tree-context-values.md. */
+const STATE_TOKEN: Record<LiveState, string> = {
+  Ready: ':inCluster:ready',
+  NotReady: ':inCluster:notReady',
+  Suspended: ':inCluster:suspended',
+  Reconciling: ':inCluster:reconciling',
+  Unknown: ':inCluster:unknown',
+  Absent: ':absent',
+};
+
+export function fluxContextValue(kind: string, fluxKind: string | undefined, state: LiveState | undefined): string {
+  let base: string;
+  if (fluxKind === 'Kustomization' || fluxKind === 'HelmRelease') base = `flux:${fluxKind}`;
+  else if (fluxKind === 'ArtifactGenerator') base = 'flux:generator:ArtifactGenerator';
+  else if (fluxKind) base = `flux:source:${fluxKind}`;
+  else base = `resource:${kind}`;
+  return state ? base + STATE_TOKEN[state] : base;
+}
+
+const KIND_ICON: Record<string, string> = {
+  Kustomization: 'kustomization',
+  HelmRelease: 'helmrelease',
+};
+
+function kindIcon(fluxKind: string | undefined): IconSpec {
+  if (fluxKind && KIND_ICON[fluxKind]) return { media: KIND_ICON[fluxKind] };
+  if (fluxKind) return { media: 'source' };
+  return { codicon: 'symbol-field' };
+}
+
+function locationOf(doc: YamlDoc): { file: string; range: Range } {
+  const pos = doc.file.lines.position(doc.start);
+  return { file: doc.file.path, range: { start: pos, end: pos } };
+}
+
+function liveFor(live: LiveLookup | undefined, cluster: string | undefined, a: { kind: string; namespace: string | undefined; name: string }): LiveInfo | undefined {
+  if (!live) return undefined;
+  if (live.clusterName !== undefined && cluster !== live.clusterName) return undefined;
+  return live.get(a.kind, a.namespace ?? '', a.name);
+}
+
+export function present(node: TreeNode, model: RepoModel, live?: LiveLookup): NodePresentation {
+  const root = model.workspace.root;
+  const where = (doc: YamlDoc) => `${relativePath(root, doc.file.path)}:${docLine(doc)}`;
+  switch (node.type) {
+    case 'cluster': {
+      const c = node.cluster;
+      return {
+        id: node.id,
+        label: c.name,
+        description: `${c.kustomizations.length} Kustomizations, ${c.helmReleases.length} HelmReleases`,
+        tooltip: `**Cluster** ${escapeMarkdown(c.name)}\n\nRoot: ${escapeMarkdown(key(c.root.applied))} (${escapeMarkdown(where(c.root.applied.object.doc))})`,
+        contextValue: 'cluster',
+        collapsible: 'expanded',
+        icon: { media: 'cluster' },
+      };
+    }
+    case 'flux':
+      return presentFlux(node.id, node.applied, where, live);
+    case 'resources':
+      return {
+        id: node.id,
+        label: `${node.objects.length} ${node.objects.length === 1 ? 'resource' : 'resources'}`,
+        tooltip: `Other objects ${escapeMarkdown(key(node.ks.applied))} applies`,
+        contextValue: 'group:resources',
+        collapsible: 'collapsed',
+        icon: { codicon: 'files' },
+      };
+    case 'resource': {
+      const a = node.applied;
+      return {
+        id: node.id,
+        label: a.name,
+        description: a.namespace ? `${a.kind} · ${a.namespace}` : a.kind,
+        tooltip: objectTooltip(a.kind, a.namespace, a.name, where(a.object.doc), []),
+        contextValue: fluxContextValue(a.kind, undefined, undefined),
+        collapsible: 'none',
+        icon: kindIcon(undefined),
+        location: locationOf(a.object.doc),
+      };
+    }
+    case 'unappliedGroup':
+      return {
+        id: node.id,
+        label: GROUP_UNAPPLIED_LABEL,
+        description: String(node.objects.length),
+        tooltip: 'Flux objects in the workspace that no cluster root Kustomization reaches: Flux never applies them from this repository.',
+        contextValue: 'group:unapplied',
+        collapsible: 'collapsed',
+        icon: { codicon: 'warning', color: 'list.warningForeground' },
+      };
+    case 'unapplied': {
+      const o = node.object;
+      return {
+        id: node.id,
+        label: o.name,
+        description: `${o.kind} · ${relativePath(root, o.doc.file.path)}`,
+        tooltip: objectTooltip(o.kind, o.namespace, o.name, where(o.doc), ['Not applied by any Kustomization']),
+        contextValue: fluxContextValue(o.kind, o.fluxKind, undefined) + ':unapplied',
+        collapsible: 'none',
+        icon: kindIcon(o.fluxKind),
+        location: locationOf(o.doc),
+      };
+    }
+    case 'clusterOnlyGroup':
+      return {
+        id: node.id,
+        label: GROUP_CLUSTER_ONLY_LABEL,
+        description: String(node.objects.length),
+        tooltip: 'Flux objects the connected cluster has and no workspace file defines.',
+        contextValue: 'group:clusterOnly',
+        collapsible: 'collapsed',
+        icon: { codicon: 'cloud' },
+      };
+    case 'clusterOnly': {
+      const s = node.status;
+      const lines = [`**${escapeMarkdown(s.kind)}** ${escapeMarkdown(`${s.namespace}/${s.name}`)}`, 'Only in the cluster', ...liveLines(s)];
+      return {
+        id: node.id,
+        label: s.name,
+        description: `${s.kind} · ${s.namespace} · ${s.state}`,
+        tooltip: lines.join('\n\n'),
+        contextValue: `${fluxContextValue(s.kind, fluxKindByName(s.kind), s.state)}:clusterOnly`,
+        collapsible: 'none',
+        icon: STATE_ICON[s.state],
+      };
+    }
+  }
+}
+
+function fluxKindByName(kind: string): string | undefined {
+  return kind === 'Kustomization' || kind === 'HelmRelease' || kind === 'ArtifactGenerator' ? kind : kind.length ? kind : undefined;
+}
+
+function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => string, liveLookup: LiveLookup | undefined): NodePresentation {
+  const flux = a.flux;
+  const live = liveFor(liveLookup, a.cluster.name, a);
+  const details: string[] = [];
+  let description: string | undefined;
+  if (flux?.kind === 'Kustomization') {
+    const src = flux.sourceRef ? `${flux.sourceRef.kind}/${flux.sourceRef.name}` : 'no source';
+    description = `${src} · ./${flux.path}`;
+    details.push(`Source: ${escapeMarkdown(flux.source.description)}`, `Path: \`./${flux.path}\``);
+    if (flux.targetNamespace) details.push(`targetNamespace: ${escapeMarkdown(flux.targetNamespace)}`);
+    if (flux.dependsOn.length) details.push(`dependsOn: ${flux.dependsOn.map((d) => escapeMarkdown(`${d.namespace}/${d.name}`)).join(', ')}`);
+    details.push(`Applies ${flux.applies.length} objects`);
+  } else if (flux?.kind === 'HelmRelease') {
+    const chart = flux.chart ?? (flux.chartRef ? 'chartRef' : undefined);
+    const src = flux.chartSourceRef ? `${flux.chartSourceRef.kind}/${flux.chartSourceRef.name}` : undefined;
+    description = [chart, src].filter(Boolean).join(' · ') || undefined;
+    if (chart) details.push(`Chart: ${escapeMarkdown(chart)}`);
+    if (flux.chartSourceRef) details.push(`Chart source: ${escapeMarkdown(`${flux.chartSourceRef.kind}/${flux.chartSourceRef.namespace}/${flux.chartSourceRef.name}`)}`);
+    details.push(`Release name: ${escapeMarkdown(flux.releaseName)}`, `targetNamespace: ${escapeMarkdown(flux.targetNamespace)}`);
+    if (flux.storageNamespace !== flux.targetNamespace) details.push(`storageNamespace: ${escapeMarkdown(flux.storageNamespace)}`);
+    if (flux.dependsOn.length) details.push(`dependsOn: ${flux.dependsOn.map((d) => escapeMarkdown(`${d.namespace}/${d.name}`)).join(', ')}`);
+  } else {
+    const spec = asRecord(a.object.body.spec);
+    const url = asString(spec?.url) ?? asString(spec?.endpoint);
+    description = url ? `${a.kind} · ${url}` : a.kind;
+    if (url) details.push(`URL: ${escapeMarkdown(url)}`);
+  }
+  if (a.object.synthetic) details.push('_Inferred: `flux bootstrap` creates it at install time_');
+  if (live) {
+    description = `${description ? description + ' · ' : ''}${live.state}`;
+    details.push(...liveLines(live));
+  }
+  return {
+    id,
+    label: a.name,
+    description,
+    tooltip: objectTooltip(a.kind, a.namespace, a.name, where(a.object.doc), details),
+    contextValue: fluxContextValue(a.kind, a.object.fluxKind, live?.state),
+    collapsible: flux?.kind === 'Kustomization' && flux.applies.length ? (a.appliedBy ? 'collapsed' : 'expanded') : 'none',
+    icon: live ? STATE_ICON[live.state] : kindIcon(a.object.fluxKind),
+    location: locationOf(a.object.doc),
+  };
+}
+
+function liveLines(s: LiveInfo): string[] {
+  const out = [`Cluster: **${s.state}**`];
+  if (s.message) out.push(escapeMarkdown(s.message));
+  if (s.revision) out.push(`Revision: \`${s.revision.replace(/`/g, "'")}\``);
+  if (s.lastHandledReconcileAt) out.push(`Last reconcile request: ${escapeMarkdown(s.lastHandledReconcileAt)}`);
+  return out;
+}
+
+function objectTooltip(kind: string, namespace: string | undefined, name: string, where: string, details: string[]): string {
+  const head = `**${escapeMarkdown(kind)}** ${escapeMarkdown(namespace ? `${namespace}/${name}` : name)}`;
+  return [head, `\`${where.replace(/`/g, "'")}\``, ...details].join('\n\n');
+}
+
+/**
+ * Nodes from a cluster down to every place the document `objectId` appears in the tree (one path
+ * per cluster applying it, plus the unapplied group). Used to reveal the object under the cursor.
+ */
+export function pathsTo(model: RepoModel, objectId: string): TreeNode[][] {
+  const out: TreeNode[][] = [];
+  const visit = (node: TreeNode, trail: TreeNode[]) => {
+    const here = [...trail, node];
+    if ((node.type === 'flux' || node.type === 'resource') && node.applied.object.id === objectId) out.push(here);
+    if (node.type === 'flux' && node.applied.flux?.kind !== 'Kustomization') return;
+    if (node.type === 'resources' && !node.objects.some((a) => a.object.id === objectId)) return;
+    for (const child of childrenOf(node)) visit(child, here);
+  };
+  for (const root of rootNodes(model)) {
+    if (root.type === 'cluster') visit(root, []);
+    else if (root.type === 'unappliedGroup') {
+      const hit = childrenOf(root).find((n) => n.type === 'unapplied' && n.object.id === objectId);
+      if (hit) out.push([root, hit]);
+    }
+  }
+  return out;
+}
