@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 import { EXIT_USAGE, UsageError, type CliIO, type CommandRunner } from './io';
 import { runTree } from './commands/tree';
+import { runReconcile, runResume, runSuspend, RECONCILE_SUMMARY, RESUME_SUMMARY, SUSPEND_SUMMARY } from './commands/reconcile';
 
 /** One line per subcommand; each lives in `commands/<name>.ts`. */
 const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
+  reconcile: { run: runReconcile, summary: RECONCILE_SUMMARY },
+  suspend: { run: runSuspend, summary: SUSPEND_SUMMARY },
+  resume: { run: runResume, summary: RESUME_SUMMARY },
   tree: { run: runTree, summary: 'tree [DIR] [--format text|json]      what each Flux Kustomization applies, per cluster' },
 };
 

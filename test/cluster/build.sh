@@ -41,7 +41,35 @@ kube_ldflags() {
   printf '%s' "$f"
 }
 
-# build_one NAME VERSION TARGET: runs the matching build into a temp dir, then moves it in place.
+# run_build NAME VERSION OUTDIR: builds NAME into OUTDIR/NAME.
+run_build() {
+  local name="$1" version="$2" out="$3"
+  case "$name" in
+    kube-apiserver)
+      (cd "$here" && go build "${buildflags[@]}" -ldflags "$(kube_ldflags)" \
+        -o "$out/$name" k8s.io/kubernetes/cmd/kube-apiserver)
+      ;;
+    etcd)
+      # go.etcd.io/etcd/server/v3 is pinned in test/cluster/go.mod (same graph as kube-apiserver).
+      (cd "$here" && go build "${buildflags[@]}" -ldflags "-s -w" -o "$out/$name" ./cmd/etcd)
+      ;;
+    kustomize)
+      (cd "$out" && GOBIN="$out" go install "${buildflags[@]}" -ldflags "-s -w" \
+        "sigs.k8s.io/kustomize/kustomize/v5@$version")
+      ;;
+    helm)
+      (cd "$out" && GOBIN="$out" go install "${buildflags[@]}" \
+        -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$version -X helm.sh/helm/v3/internal/version.gitTreeState=clean" \
+        "helm.sh/helm/v3/cmd/helm@$version")
+      ;;
+    *)
+      log "unknown tool: $name"
+      return 1
+      ;;
+  esac
+}
+
+# build_one NAME VERSION TARGET: builds into a temp dir, then moves the binary in place.
 build_one() {
   local name="$1" version="$2" target="$3"
   if [[ -x "$target" ]]; then
@@ -54,28 +82,12 @@ build_one() {
   tmp="$(mktemp -d "$dir/.build.XXXXXX")"
   start=$(date +%s)
   log "$name $version: building ..."
-  case "$name" in
-    kube-apiserver)
-      (cd "$here" && go build "${buildflags[@]}" -ldflags "$(kube_ldflags)" \
-        -o "$tmp/$name" k8s.io/kubernetes/cmd/kube-apiserver)
-      ;;
-    etcd)
-      # go.etcd.io/etcd/server/v3 is pinned in test/cluster/go.mod (same graph as kube-apiserver).
-      (cd "$here" && go build "${buildflags[@]}" -ldflags "-s -w" -o "$tmp/$name" ./cmd/etcd)
-      ;;
-    kustomize)
-      (cd "$tmp" && GOBIN="$tmp" go install "${buildflags[@]}" -ldflags "-s -w" \
-        "sigs.k8s.io/kustomize/kustomize/v5@$version")
-      ;;
-    helm)
-      (cd "$tmp" && GOBIN="$tmp" go install "${buildflags[@]}" \
-        -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$version -X helm.sh/helm/v3/internal/version.gitTreeState=clean" \
-        "helm.sh/helm/v3/cmd/helm@$version")
-      ;;
-    *)
-      log "unknown tool: $name"; rm -rf "$tmp"; return 1
-      ;;
-  esac
+  if ! run_build "$name" "$version" "$tmp"; then
+    rm -rf "$tmp"
+    rmdir "$dir" 2>/dev/null || true
+    log "$name $version: build FAILED after $(($(date +%s) - start))s"
+    return 1
+  fi
   mv -f "$tmp/$name" "$target"
   rm -rf "$tmp"
   end=$(date +%s)

@@ -15,7 +15,6 @@ import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 export interface TestCluster {
   /** Admin kubeconfig (group system:masters). */
@@ -63,8 +62,14 @@ const UP_TIMEOUT_MS = 240_000;
 const DOWN_TIMEOUT_MS = 60_000;
 
 function harnessDir(): string {
-  // CommonJS (tsx without "type": "module") has __dirname; ESM has import.meta.url.
-  return typeof __dirname !== 'undefined' ? __dirname : path.dirname(fileURLToPath(import.meta.url));
+  // The project is CommonJS (tsx gives __dirname). Under ESM, fall back to looking for
+  // test/cluster/up.sh from the working directory upwards.
+  if (typeof __dirname !== 'undefined') return __dirname;
+  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'test', 'cluster');
+    if (fs.existsSync(path.join(candidate, 'up.sh'))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error('cannot find test/cluster/up.sh from the working directory');
+  }
 }
 
 /** test/cluster in the repository (where up.sh and down.sh live). */

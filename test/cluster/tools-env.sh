@@ -11,7 +11,7 @@
 # Keep in sync with test/cluster/go.mod (k8s.io/kubernetes and go.etcd.io/etcd/server/v3).
 GITOPS_KUBE_VERSION=v1.33.13
 GITOPS_ETCD_VERSION=v3.5.21
-GITOPS_KUSTOMIZE_VERSION=v5.8.3
+GITOPS_KUSTOMIZE_VERSION=v5.8.2  # v5.8.3 needs Go >= 1.27
 GITOPS_HELM_VERSION=v3.22.0
 
 GITOPS_PREVIEW_CACHE="${GITOPS_PREVIEW_CACHE:-$HOME/.cache/gitops-preview}"

@@ -239,12 +239,32 @@ for f in "$crd_dir"/*.yaml; do
   apply "$server/apis/apiextensions.k8s.io/v1/customresourcedefinitions/$name" "$f"
   crd_names+=("$name")
 done
+# Established first; then every served version must answer a list with 200 (right after the
+# CRD is Established, its storage can still answer 429 "storage is (re)initializing").
+served_paths() {
+  node -e '
+    let s = "";
+    process.stdin.on("data", (d) => (s += d)).on("end", () => {
+      let c;
+      try { c = JSON.parse(s); } catch { process.exit(1); }
+      const ok = (c.status?.conditions ?? []).some((x) => x.type === "Established" && x.status === "True");
+      if (!ok) process.exit(1);
+      for (const v of c.spec.versions.filter((v) => v.served)) {
+        console.log(`/apis/${c.spec.group}/${v.name}/${c.spec.names.plural}`);
+      }
+    });'
+}
 deadline=$((SECONDS + ready_timeout))
 for name in "${crd_names[@]}"; do
-  until admin_curl "$server/apis/apiextensions.k8s.io/v1/customresourcedefinitions/$name" 2>/dev/null |
-    tr -d ' \n' | grep -q '"type":"Established","status":"True"'; do
+  until paths="$(admin_curl "$server/apis/apiextensions.k8s.io/v1/customresourcedefinitions/$name" 2>/dev/null | served_paths)"; do
     ((SECONDS < deadline)) || die "CRD $name not Established after ${ready_timeout}s"
     sleep 0.2
+  done
+  for p in $paths; do
+    until [[ "$(admin_curl -o /dev/null -w '%{http_code}' "$server$p?limit=1" 2>/dev/null || true)" == "200" ]]; do
+      ((SECONDS < deadline)) || die "$p not served after ${ready_timeout}s"
+      sleep 0.2
+    done
   done
 done
 log "${#crd_names[@]} Flux CRDs Established: ${crd_names[*]}"

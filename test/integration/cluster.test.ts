@@ -92,7 +92,8 @@ describe('test cluster', () => {
     const patch = events.find((e) => e.verb === 'patch' && e.objectRef?.name === name);
     assert.ok(patch, 'the dry-run PATCH is in the audit log');
     assert.match(patch.requestURI, /dryRun=All/);
-    assert.equal(patch.level, 'Request');
+    assert.match(patch.requestURI, /fieldManager=kustomize-controller/);
+    assert.equal(patch.responseStatus?.code, res.status);
     assert.equal(patch.user.username, 'gitops-preview-admin');
   });
 

@@ -7,13 +7,14 @@
 import { helmDrifted, kustomizeDrifted, fieldChanges, helmRelevantChanges } from './compare';
 import { compileIgnoreRules, stripPaths, type IgnoreRule } from './ignore';
 import { entryToId, inventoryOf, staleEntries } from './inventory';
-import { isSecret, maskSecretPair, scrubSecretValues } from './mask';
+import { MASK, isSecret, maskSecretPair, scrubSecretValues } from './mask';
 import { HELM_EXCLUSIONS, KS_EXCLUSIONS, KS_FORCE, KS_IF_NOT_PRESENT, PRUNE_KEY, matchInMetadata } from './metadata';
-import { normalizeDesired, withoutNoise } from './normalize';
+import { base64Utf8, normalizeDesired, withoutNoise } from './normalize';
 import { mapPool } from './pool';
 import {
   clone,
   idOf,
+  isRecord,
   subjectOf,
   type ApiError,
   type ApiResult,
@@ -134,7 +135,8 @@ function createdInRun(entries: DriftEntry[]): { namespaces: Set<string>; kinds: 
 }
 
 async function diffOne(ctx: ObjectContext, input: DesiredObject): Promise<DriftEntry> {
-  const desired = normalizeDesired(input.object);
+  const sops = isSecret(input.object) && hasMaskedValues(input.object);
+  const desired = normalizeDesired(sops ? unmaskForDryRun(input.object) : input.object);
   const id = idOf(desired);
   const base = { id, subject: subjectOf(id), ...(input.origin ? { origin: input.origin } : {}) };
   const exclusions = ctx.helm ? HELM_EXCLUSIONS : KS_EXCLUSIONS;
@@ -187,11 +189,29 @@ async function diffOne(ctx: ObjectContext, input: DesiredObject): Promise<DriftE
   const dryCmp = clone(result);
   stripPaths(liveCmp, ignorePaths);
   stripPaths(dryCmp, ignorePaths);
-  const drifted = ctx.helm ? helmDrifted(liveCmp, dryCmp) : kustomizeDrifted(liveCmp, dryCmp);
+  let drifted = ctx.helm ? helmDrifted(liveCmp, dryCmp) : kustomizeDrifted(liveCmp, dryCmp);
+  // SOPS values were never decrypted: like flux diff, only the keys of such a Secret can be compared.
+  if (sops && drifted) drifted = dataKeys(liveCmp) !== dataKeys(dryCmp);
   const shown = display(liveCmp, dryCmp);
   let changes = drifted ? fieldChanges(shown.live, shown.desired) : [];
   if (ctx.helm) changes = helmRelevantChanges(changes);
-  return { ...finalBase, verdict: drifted ? 'drifted' : 'unchanged', changes, ...shown };
+  const sopsReason = sops ? { reason: 'SOPS-encrypted values are not decrypted: only keys compared' } : {};
+  return { ...finalBase, verdict: drifted ? 'drifted' : 'unchanged', ...sopsReason, changes, ...shown };
+}
+
+function hasMaskedValues(secret: KubeJson): boolean {
+  return ['data', 'stringData'].some((f) => isRecord(secret[f]) && Object.values(secret[f]).some((v) => v === MASK));
+}
+
+/** A masked `data` value is not base64; send base64 of the mask instead, as flux build does. */
+function unmaskForDryRun(secret: KubeJson): KubeJson {
+  const o = clone(secret);
+  if (isRecord(o.data)) for (const [k, v] of Object.entries(o.data)) if (v === MASK) o.data[k] = base64Utf8(MASK);
+  return o;
+}
+
+function dataKeys(o: KubeJson): string {
+  return Object.keys(isRecord(o.data) ? o.data : {}).sort().join('\n');
 }
 
 /** Cleaned, masked copies for showing: never leaks Secret values. */

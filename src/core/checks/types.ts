@@ -1,0 +1,65 @@
+import type { Range } from '../yaml/lines';
+import type { PathSegment } from '../yaml/document';
+
+/** Stable rule ids: the CLI, SARIF output and quick fixes key on them. */
+export const RULES = {
+  'yaml-syntax': 'error',
+  'depends-on-not-found': 'error',
+  'depends-on-kind': 'error',
+  'depends-on-cycle': 'error',
+  'crd-order': 'error',
+  'crd-order-no-wait': 'warning',
+  'api-version-unserved': 'error',
+  'source-not-found': 'warning',
+  'path-not-found': 'error',
+  'substitution-undefined': 'warning',
+  'substitution-invalid': 'error',
+  'duplicate-object': 'error',
+} as const;
+
+export type RuleId = keyof typeof RULES;
+export type Severity = 'error' | 'warning' | 'info';
+
+export const RULE_DESCRIPTIONS: Record<RuleId, string> = {
+  'yaml-syntax': 'A YAML document does not parse.',
+  'depends-on-not-found': 'A dependsOn entry names no object of the same kind in the same cluster.',
+  'depends-on-kind': 'A dependsOn entry names an object of the other kind (Kustomization vs HelmRelease).',
+  'depends-on-cycle': 'Objects depend on each other in a cycle; none of them ever becomes ready.',
+  'crd-order': 'A custom resource is applied before anything guarantees its CRD exists.',
+  'crd-order-no-wait': 'A dependency installs CRDs through a HelmRelease but does not wait for it.',
+  'api-version-unserved': 'A Flux object uses an API version current Flux no longer serves.',
+  'source-not-found': 'A sourceRef, chart sourceRef or chartRef names nothing in the workspace.',
+  'path-not-found': 'spec.path or a kustomization resources entry resolves to nothing.',
+  'substitution-undefined': 'A ${var} without default is not defined by the Kustomization postBuild.',
+  'substitution-invalid': 'A ${…} expression Flux variable substitution cannot parse.',
+  'duplicate-object': 'Two documents in one cluster define the same object.',
+};
+
+export interface Location {
+  /** Absolute path, `/` separated. */
+  readonly file: string;
+  readonly range: Range;
+}
+
+export interface RelatedLocation extends Location {
+  readonly message: string;
+}
+
+/**
+ * What a quick fix needs, recorded by the rule that found the problem; `src/core/fixes` turns it
+ * into text edits against the current text.
+ */
+export type FixHint =
+  | { kind: 'replace-scalar'; file: string; docIndex: number; path: PathSegment[]; candidates: { title: string; value: string }[] }
+  | { kind: 'set-namespace'; file: string; docIndex: number; path: PathSegment[]; namespace: string; name: string }
+  | { kind: 'add-depends-on'; file: string; docIndex: number; name: string; namespace: string | undefined }
+  | { kind: 'add-wait'; file: string; docIndex: number; helmRelease: { name: string; namespace: string } }
+  | { kind: 'migrate-api-version'; file: string; docIndex: number; kind_: string; from: string; to: string };
+
+export interface Diagnostic extends Location {
+  readonly rule: RuleId;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly related: RelatedLocation[];
+  readonly fix?: FixHint;
+}

@@ -1,0 +1,176 @@
+/**
+ * kustomize-controller's work after `kustomize build`: postBuild variable substitution (values from
+ * the Kustomization and from ConfigMaps/Secrets found in the workspace), commonMetadata and the
+ * owner labels server-side apply sets.
+ */
+import type { KustomizationNode, RepoModel } from '../model/graph';
+import { objectKey } from '../model/graph';
+import { asArray, asRecord, asString, type KubeObject } from '../model/objects';
+import { isSopsValue, MASK } from './mask';
+import { substituteVariables, SubstitutionError } from './varsub';
+
+export const OWNER_NAME_LABEL = 'kustomize.toolkit.fluxcd.io/name';
+export const OWNER_NAMESPACE_LABEL = 'kustomize.toolkit.fluxcd.io/namespace';
+export const SUBSTITUTE_KEY = 'kustomize.toolkit.fluxcd.io/substitute';
+
+export interface PostBuildVariables {
+  /** Undefined when the Kustomization has no `spec.postBuild` (Flux then substitutes nothing). */
+  vars: Map<string, string> | undefined;
+  /** substituteStrategy: Always. */
+  always: boolean;
+  /**
+   * A non-optional substituteFrom object is not in the workspace (it lives only in the cluster):
+   * its variables are unknown, so unresolved `${var}` are left as written instead of failing.
+   */
+  incomplete: boolean;
+  warnings: string[];
+}
+
+/** UTF-8 text of a base64 value (core has no Buffer). */
+export function decodeBase64(b64: string): string | undefined {
+  try {
+    const bin = atob(b64.replace(/\s+/g, ''));
+    return new TextDecoder('utf-8', { fatal: false }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The data a ConfigMap or Secret has in the cluster, from its manifest: Secret `stringData` merged
+ * over base64-decoded `data` as the API server does; SOPS-encrypted values masked, never decrypted.
+ */
+export function dataOf(object: KubeObject): { data: Map<string, string>; masked: boolean } {
+  const data = new Map<string, string>();
+  let masked = false;
+  const put = (k: string, v: unknown, b64: boolean) => {
+    if (typeof v !== 'string') {
+      if (v !== null && v !== undefined) data.set(k, String(v));
+      return;
+    }
+    if (isSopsValue(v)) {
+      masked = true;
+      data.set(k, MASK);
+      return;
+    }
+    data.set(k, b64 ? (decodeBase64(v) ?? v) : v);
+  };
+  const body = object.body;
+  if (object.kind === 'Secret') {
+    for (const [k, v] of Object.entries(asRecord(body.data) ?? {})) put(k, v, true);
+    for (const [k, v] of Object.entries(asRecord(body.stringData) ?? {})) put(k, v, false);
+  } else {
+    for (const [k, v] of Object.entries(asRecord(body.data) ?? {})) put(k, v, false);
+  }
+  return { data, masked };
+}
+
+/**
+ * A ConfigMap/Secret as the cluster of `ks` would hold it: first among the objects the same cluster
+ * applies (effective namespace), else any workspace manifest with that name and namespace (or none).
+ */
+export function findClusterObject(model: RepoModel, ks: KustomizationNode, kind: string, namespace: string, name: string): KubeObject | undefined {
+  const applied = ks.applied.cluster.byKey.get(objectKey(kind, namespace, name));
+  if (applied?.length) return applied[0].object;
+  return (
+    model.allObjects.find((o) => o.kind === kind && o.name === name && o.namespace === namespace && !model.patchFiles.has(o.doc.file.path)) ??
+    model.allObjects.find((o) => o.kind === kind && o.name === name && o.namespace === undefined && !model.patchFiles.has(o.doc.file.path))
+  );
+}
+
+/** kustomize-controller's LoadVariables plus the inline `substitute` map (which wins). */
+export function postBuildVariables(model: RepoModel, ks: KustomizationNode): PostBuildVariables {
+  const spec = asRecord(ks.applied.object.body.spec) ?? {};
+  const postBuild = asRecord(spec.postBuild);
+  const warnings: string[] = [];
+  if (!postBuild) return { vars: undefined, always: false, incomplete: false, warnings };
+  const namespace = ks.applied.namespace ?? 'default';
+  const vars = new Map<string, string>();
+  let incomplete = false;
+  for (const entry of asArray(postBuild.substituteFrom)) {
+    const ref = asRecord(entry) ?? {};
+    const kind = asString(ref.kind) ?? '';
+    const name = asString(ref.name) ?? '';
+    if (kind !== 'ConfigMap' && kind !== 'Secret') continue;
+    const object = findClusterObject(model, ks, kind, namespace, name);
+    if (!object) {
+      if (ref.optional === true) continue;
+      incomplete = true;
+      warnings.push(`substituteFrom ${kind}/${namespace}/${name} is not in the workspace (the cluster may have it): its variables are unknown here, unresolved \${...} are left as written.`);
+      continue;
+    }
+    const { data, masked } = dataOf(object);
+    if (masked) warnings.push(`substituteFrom ${kind}/${namespace}/${name} is SOPS-encrypted: its values are shown as ${MASK} (never decrypted).`);
+    for (const [k, v] of data) vars.set(k, v.replace(/\n/g, ''));
+  }
+  for (const [k, v] of Object.entries(asRecord(postBuild.substitute) ?? {})) {
+    vars.set(k, String(v ?? '').replace(/\n/g, ''));
+  }
+  return { vars, always: postBuild.substituteStrategy === 'Always', incomplete, warnings };
+}
+
+function labelsOf(obj: Record<string, any>): Record<string, unknown> {
+  return asRecord(asRecord(obj.metadata)?.labels) ?? {};
+}
+
+function annotationsOf(obj: Record<string, any>): Record<string, unknown> {
+  return asRecord(asRecord(obj.metadata)?.annotations) ?? {};
+}
+
+/** Objects labelled or annotated `kustomize.toolkit.fluxcd.io/substitute: disabled` are left alone. */
+export function substitutionDisabled(obj: Record<string, any>): boolean {
+  return labelsOf(obj)[SUBSTITUTE_KEY] === 'disabled' || annotationsOf(obj)[SUBSTITUTE_KEY] === 'disabled';
+}
+
+export type SubstituteOutcome = { text: string; changed: boolean } | { error: string };
+
+/**
+ * Substitutes one object's YAML text as Flux does (on the serialised object, so a value like
+ * `replicas: ${N}` becomes a number after re-parsing). When variables are incomplete, unknown ones
+ * are kept verbatim (`${name}`) rather than failing or emptied.
+ */
+export function substituteObjectText(text: string, obj: Record<string, any>, pb: PostBuildVariables, strict: boolean): SubstituteOutcome {
+  if (!pb.vars || substitutionDisabled(obj)) return { text, changed: false };
+  if (pb.vars.size === 0 && !pb.always && !pb.incomplete) return { text, changed: false };
+  try {
+    if (pb.incomplete) {
+      // Keep unknown variables as written by mapping each to its own reference text.
+      const out = substituteKeepingUnknown(text, pb.vars);
+      return { text: out, changed: out !== text };
+    }
+    const out = substituteVariables(text, pb.vars, strict);
+    return { text: out, changed: out !== text };
+  } catch (err) {
+    if (err instanceof SubstitutionError) return { error: err.message };
+    throw err;
+  }
+}
+
+function substituteKeepingUnknown(text: string, vars: Map<string, string>): string {
+  const placeholder = '\u0000GITOPS_PREVIEW_VAR\u0000';
+  const lookup = new Map(vars);
+  // Bare unknown variables resolve to a placeholder carrying their name, restored afterwards;
+  // unknown ones with a default get the default, the likeliest value.
+  const names = new Set<string>();
+  for (const m of text.matchAll(/\$\{([\p{L}\p{N}_]+)\}/gu)) if (!lookup.has(m[1])) names.add(m[1]);
+  for (const n of names) lookup.set(n, `${placeholder}${n}${placeholder}`);
+  const out = substituteVariables(text, lookup, false);
+  return out.replace(new RegExp(`${placeholder}([\\p{L}\\p{N}_]+)${placeholder}`, 'gu'), (_, n) => `\${${n}}`);
+}
+
+/** ssa.ResourceManager.SetOwnerLabels with kustomize-controller's group. */
+export function setOwnerLabels(obj: Record<string, any>, name: string, namespace: string): void {
+  obj.metadata ??= {};
+  obj.metadata.labels = { ...(asRecord(obj.metadata.labels) ?? {}), [OWNER_NAME_LABEL]: name, [OWNER_NAMESPACE_LABEL]: namespace };
+}
+
+/** ssautil.SetCommonMetadata: spec.commonMetadata labels/annotations override the objects' own. */
+export function setCommonMetadata(obj: Record<string, any>, labels: Record<string, unknown> | undefined, annotations: Record<string, unknown> | undefined): void {
+  obj.metadata ??= {};
+  if (labels && Object.keys(labels).length) obj.metadata.labels = { ...(asRecord(obj.metadata.labels) ?? {}), ...stringMap(labels) };
+  if (annotations && Object.keys(annotations).length) obj.metadata.annotations = { ...(asRecord(obj.metadata.annotations) ?? {}), ...stringMap(annotations) };
+}
+
+function stringMap(m: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, String(v)]));
+}

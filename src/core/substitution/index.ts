@@ -1,0 +1,4 @@
+export * from './parse';
+export * from './evaluate';
+export * from './scan';
+export * from './resolve';

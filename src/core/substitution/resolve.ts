@@ -1,0 +1,134 @@
+import type { PathSegment, YamlDoc } from '../yaml/document';
+import { objectKey, type KustomizationNode, type RepoModel } from '../model/graph';
+import { closest } from '../model/sources';
+import { asArray, asRecord, asString, type KubeObject } from '../model/objects';
+
+/** Where a variable's value comes from, for hovers and messages. */
+export interface VarOrigin {
+  readonly kind: 'substitute' | 'ConfigMap' | 'Secret';
+  /** `namespace/name` of the ConfigMap/Secret; the Kustomization for inline `substitute`. */
+  readonly name: string;
+  /** The document and YAML path defining the value (when it is in the workspace). */
+  readonly doc?: YamlDoc;
+  readonly path?: PathSegment[];
+}
+
+export interface SubstituteVar {
+  readonly name: string;
+  /** Value as Flux would substitute it (newlines removed); `***` for Secret values. */
+  readonly value: string;
+  readonly masked: boolean;
+  readonly origin: VarOrigin;
+  /** Earlier definitions this one overrides (later substituteFrom entries and inline values win). */
+  readonly overrides: VarOrigin[];
+}
+
+export interface UnresolvedSource {
+  readonly kind: string;
+  readonly name: string;
+  readonly optional: boolean;
+  readonly reason: string;
+}
+
+export interface SubstituteVars {
+  /** `spec.postBuild` is set: without it Flux does no substitution at all. */
+  readonly enabled: boolean;
+  readonly vars: Map<string, SubstituteVar>;
+  /** False when a `substituteFrom` source is not in the workspace: its keys are unknown. */
+  readonly complete: boolean;
+  readonly unresolved: UnresolvedSource[];
+  /** Flux skips substitution when there are no variables at all; known only when complete. */
+  readonly active: boolean;
+}
+
+const cache = new WeakMap<KustomizationNode, SubstituteVars>();
+
+/**
+ * The variables a Kustomization's `postBuild` defines, resolved as kustomize-controller does:
+ * `substituteFrom` entries in order (ConfigMap `data`, Secret `data`/`stringData`, looked up in the
+ * Kustomization's namespace), then inline `substitute`, later ones overriding earlier ones.
+ */
+export function resolveSubstituteVars(ks: KustomizationNode, model: RepoModel): SubstituteVars {
+  const cached = cache.get(ks);
+  if (cached) return cached;
+  const result = resolveUncached(ks, model);
+  cache.set(ks, result);
+  return result;
+}
+
+function resolveUncached(ks: KustomizationNode, model: RepoModel): SubstituteVars {
+  const obj = ks.applied.object;
+  const postBuild = asRecord(asRecord(obj.body.spec)?.postBuild);
+  const vars = new Map<string, SubstituteVar>();
+  const unresolved: UnresolvedSource[] = [];
+  if (!postBuild) return { enabled: false, vars, complete: true, unresolved, active: false };
+  const namespace = ks.applied.namespace ?? 'default';
+  const define = (name: string, value: string, masked: boolean, origin: VarOrigin) => {
+    const previous = vars.get(name);
+    const overrides = previous ? [...previous.overrides, previous.origin] : [];
+    vars.set(name, { name, value: masked ? '***' : value.replace(/\n/g, ''), masked, origin, overrides });
+  };
+  asArray(postBuild.substituteFrom).forEach((entry) => {
+    const e = asRecord(entry);
+    const kind = asString(e?.kind);
+    const name = asString(e?.name);
+    const optional = e?.optional === true;
+    if (!kind || !name) return;
+    if (kind !== 'ConfigMap' && kind !== 'Secret') {
+      unresolved.push({ kind, name, optional, reason: `kind '${kind}' is neither ConfigMap nor Secret` });
+      return;
+    }
+    const source = findVarSource(model, ks, kind, namespace, name);
+    if (!source) {
+      unresolved.push({ kind, name, optional, reason: `${kind} ${namespace}/${name} is not in the workspace` });
+      return;
+    }
+    const origin = (key: string, field: string): VarOrigin => ({ kind, name: `${namespace}/${name}`, doc: source.doc, path: [field, key] });
+    const fields = kind === 'Secret' ? ['data', 'stringData'] : ['data', 'binaryData'];
+    for (const field of fields) {
+      const data = asRecord(source.body[field]);
+      if (!data) continue;
+      for (const [key, value] of Object.entries(data)) define(key, scalarText(value), kind === 'Secret', origin(key, field));
+    }
+  });
+  const inline = asRecord(postBuild.substitute);
+  if (inline) {
+    for (const [key, value] of Object.entries(inline)) {
+      define(key, scalarText(value), false, { kind: 'substitute', name: `${namespace}/${ks.applied.name}`, doc: obj.doc, path: ['spec', 'postBuild', 'substitute', key] });
+    }
+  }
+  // An unknown non-optional source would fail the Kustomization anyway; an unknown optional one may
+  // or may not exist in the cluster. Either way its keys are unknown.
+  const complete = unresolved.length === 0;
+  return { enabled: true, vars, complete, unresolved, active: vars.size > 0 || !complete };
+}
+
+function scalarText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** The ConfigMap/Secret a `substituteFrom` names: applied in the same cluster first, else anywhere in the workspace. */
+function findVarSource(model: RepoModel, ks: KustomizationNode, kind: string, namespace: string, name: string): KubeObject | undefined {
+  const applied = ks.applied.cluster.byKey.get(objectKey(kind, namespace, name));
+  if (applied?.length) return applied[0].object;
+  const candidates = (varSourceIndex(model).get(`${kind}/${name}`) ?? []).filter((o) => o.namespace === namespace || o.namespace === undefined);
+  return closest(candidates, ks.applied.object.doc.file.path);
+}
+
+const indexes = new WeakMap<RepoModel, Map<string, KubeObject[]>>();
+
+function varSourceIndex(model: RepoModel): Map<string, KubeObject[]> {
+  let index = indexes.get(model);
+  if (index) return index;
+  index = new Map();
+  for (const o of model.allObjects) {
+    if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') continue;
+    const key = `${o.kind}/${o.name}`;
+    const list = index.get(key);
+    if (list) list.push(o);
+    else index.set(key, [o]);
+  }
+  indexes.set(model, index);
+  return index;
+}

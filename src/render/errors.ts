@@ -1,0 +1,38 @@
+/**
+ * Why a render failed, classified so the UI and the CLI can say exactly what to do
+ * ("install kustomize", "this entry is remote", "variable X is not set") instead of a stack.
+ */
+export type RenderErrorKind =
+  /** kustomize / helm / kubectl could not be found or started. */
+  | 'missing-binary'
+  /** Processes are not allowed (untrusted workspace). */
+  | 'not-allowed'
+  /** The Kustomization's or HelmRelease's inputs are not in the workspace (external source, remote base, missing chart). */
+  | 'unavailable'
+  /** The object itself is malformed (no spec.path, bad component path, invalid valuesFrom...). */
+  | 'invalid'
+  /** kustomize build / helm template exited non-zero; the message carries its stderr. */
+  | 'build-failed'
+  /** postBuild variable substitution failed (strict mode, bad variable name, bad syntax). */
+  | 'substitution'
+  | 'timeout'
+  | 'cancelled';
+
+export interface RenderError {
+  kind: RenderErrorKind;
+  /** One human paragraph: what is wrong and where. */
+  message: string;
+  /** Raw stderr of the failed process, when there was one. */
+  stderr?: string;
+}
+
+/** Same shape as `src/cluster/errorable.ts`: callers branch on `ok` instead of catching. */
+export type Errorable<T> = { ok: true; value: T } | { ok: false; error: RenderError };
+
+export function ok<T>(value: T): Errorable<T> {
+  return { ok: true, value };
+}
+
+export function fail<T = never>(kind: RenderErrorKind, message: string, stderr?: string): Errorable<T> {
+  return { ok: false, error: stderr === undefined ? { kind, message } : { kind, message, stderr } };
+}

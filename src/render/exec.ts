@@ -1,0 +1,115 @@
+/**
+ * The only place render code starts processes: execFile with an argument array (never a shell),
+ * a timeout, an AbortSignal and bounded output, with failures classified for the user.
+ */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fail, ok, type Errorable } from './errors';
+
+export interface RunOptions {
+  cwd?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunOutput {
+  stdout: string;
+  stderr: string;
+}
+
+const MAX_OUTPUT = 256 * 1024 * 1024;
+
+export function runProcess(bin: string, args: readonly string[], opts: RunOptions): Promise<Errorable<RunOutput>> {
+  const label = `${path.basename(bin)} ${args[0] ?? ''}`.trim();
+  return new Promise((resolve) => {
+    if (opts.signal?.aborted) {
+      resolve(fail('cancelled', `${label} was cancelled`));
+      return;
+    }
+    execFile(
+      bin,
+      [...args],
+      { cwd: opts.cwd, timeout: opts.timeoutMs, killSignal: 'SIGKILL', signal: opts.signal, env: opts.env ?? process.env, maxBuffer: MAX_OUTPUT, windowsHide: true, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        if (!err) {
+          resolve(ok({ stdout, stderr }));
+          return;
+        }
+        const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: string | number; signal?: string };
+        if (e.name === 'AbortError' || opts.signal?.aborted) resolve(fail('cancelled', `${label} was cancelled`));
+        else if (e.code === 'ENOENT' || e.code === 'EACCES') resolve(fail('missing-binary', `cannot run ${bin}: ${e.code === 'ENOENT' ? 'not found' : 'permission denied'}`));
+        else if (e.killed || e.signal === 'SIGKILL') resolve(fail('timeout', `${label} did not finish within ${Math.round(opts.timeoutMs / 1000)} s and was stopped`));
+        else if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') resolve(fail('build-failed', `${label} produced more than ${MAX_OUTPUT / 1024 / 1024} MB of output`));
+        else resolve(fail('build-failed', `${label} failed: ${firstLines(stderr || e.message)}`, stderr));
+      },
+    );
+  });
+}
+
+function firstLines(text: string): string {
+  const lines = text.trim().split('\n');
+  return lines.length > 12 ? [...lines.slice(0, 12), `... (${lines.length - 12} more lines)`].join('\n') : lines.join('\n');
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** First executable `name` on PATH (Windows: with PATHEXT). */
+export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      const candidate = path.join(dir, name + ext);
+      if (isExecutable(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+/** How to run `kustomize build`: the binary and the arguments before the build folder. */
+export interface KustomizeCommand {
+  bin: string;
+  prefix: string[];
+}
+
+export const KUSTOMIZE_INSTALL_HINT =
+  'Install kustomize v5 (`go install sigs.k8s.io/kustomize/kustomize/v5@latest`, or a release from https://kubectl.docs.kubernetes.io/installation/kustomize/) or set gitopsPreview.kustomizePath.';
+
+export function resolveKustomize(opts: { kustomizeBin?: string; kubectlBin?: string; env?: NodeJS.ProcessEnv }): Errorable<KustomizeCommand> {
+  const env = opts.env ?? process.env;
+  if (opts.kustomizeBin) {
+    if (isExecutable(opts.kustomizeBin)) return ok({ bin: opts.kustomizeBin, prefix: ['build'] });
+    const onPath = !opts.kustomizeBin.includes('/') && !opts.kustomizeBin.includes('\\') ? findOnPath(opts.kustomizeBin, env) : undefined;
+    if (onPath) return ok({ bin: onPath, prefix: ['build'] });
+    return fail('missing-binary', `kustomize not found at '${opts.kustomizeBin}' (gitopsPreview.kustomizePath). ${KUSTOMIZE_INSTALL_HINT}`);
+  }
+  const kustomize = findOnPath('kustomize', env);
+  if (kustomize) return ok({ bin: kustomize, prefix: ['build'] });
+  const kubectl = opts.kubectlBin && isExecutable(opts.kubectlBin) ? opts.kubectlBin : findOnPath('kubectl', env);
+  if (kubectl) return ok({ bin: kubectl, prefix: ['kustomize'] });
+  return fail('missing-binary', `kustomize not found (looked for gitopsPreview.kustomizePath, \`kustomize\` and \`kubectl\` on PATH). ${KUSTOMIZE_INSTALL_HINT}`);
+}
+
+export const HELM_INSTALL_HINT = 'Install helm v3 (https://helm.sh/docs/intro/install/, or `go install helm.sh/helm/v3/cmd/helm@latest`) or set gitopsPreview.helmPath.';
+
+export function resolveHelm(opts: { helmBin?: string; env?: NodeJS.ProcessEnv }): Errorable<string> {
+  const env = opts.env ?? process.env;
+  if (opts.helmBin) {
+    if (isExecutable(opts.helmBin)) return ok(opts.helmBin);
+    const onPath = !opts.helmBin.includes('/') && !opts.helmBin.includes('\\') ? findOnPath(opts.helmBin, env) : undefined;
+    if (onPath) return ok(onPath);
+    return fail('missing-binary', `helm not found at '${opts.helmBin}' (gitopsPreview.helmPath). ${HELM_INSTALL_HINT}`);
+  }
+  const helm = findOnPath('helm', env);
+  if (helm) return ok(helm);
+  return fail('missing-binary', `helm not found (looked for gitopsPreview.helmPath and \`helm\` on PATH). ${HELM_INSTALL_HINT}`);
+}

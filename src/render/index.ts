@@ -1,0 +1,31 @@
+/**
+ * Local rendering of Flux objects, as the controllers would build them:
+ *   - `renderKustomization`: kustomize-controller v1.9 (generated kustomization, spec fields merged in,
+ *     `kustomize build --load-restrictor LoadRestrictionsNone`, postBuild substitution, owner labels,
+ *     commonMetadata), from the workspace including unsaved buffers, staged in a temp dir.
+ *   - `renderHelmRelease`: helm-controller v1.6 (`helm template` with the merged values, release name
+ *     and namespace as the controller computes them).
+ * SOPS-encrypted values are never decrypted: `ENC[...]` strings come out as `***`. Secret values
+ * otherwise stay in the objects (drift needs them); `maskSecrets` masks them for display.
+ * Nothing is spawned when `opts.allowProcesses` is false.
+ */
+import type { HelmReleaseNode, KustomizationNode, RepoModel } from '../core/model/graph';
+import type { Errorable } from './errors';
+import type { HelmRenderResult, RenderOptions, RenderResult } from './types';
+import { renderKustomizationImpl } from './kustomize';
+import { renderHelmReleaseImpl } from './helm';
+
+export type { Errorable, RenderError, RenderErrorKind } from './errors';
+export type { RenderedObject, RenderOptions, RenderResult, HelmRenderResult } from './types';
+export { maskSecrets, toManifest } from '../core/render/mask';
+export { OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL } from '../core/render/postbuild';
+
+/** What kustomize-controller would apply for `ks` (objects in kustomize's output order). */
+export function renderKustomization(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Errorable<RenderResult>> {
+  return renderKustomizationImpl(model, ks, opts);
+}
+
+/** What helm-controller would install for `hr` (the manifests of `helm template`, hooks excluded). */
+export function renderHelmRelease(model: RepoModel, hr: HelmReleaseNode, opts: RenderOptions): Promise<Errorable<HelmRenderResult>> {
+  return renderHelmReleaseImpl(model, hr, opts);
+}

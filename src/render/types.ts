@@ -1,0 +1,59 @@
+/** A Kubernetes object as a render produced it (plain JSON), after Flux's post-build layer. */
+export interface RenderedObject {
+  apiVersion: string;
+  kind: string;
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+  /**
+   * Where it came from, when known: the workspace file (absolute path) and document index.
+   * Not part of the object: strip it before sending anything to a cluster (see `toManifest`).
+   */
+  origin?: { file: string; docIndex: number };
+}
+
+export interface RenderOptions {
+  /** Path of the kustomize binary (setting gitopsPreview.kustomizePath); default: `kustomize` on PATH, then `kubectl kustomize`. */
+  kustomizeBin?: string;
+  /** Path of the helm binary (setting gitopsPreview.helmPath); default: `helm` on PATH. */
+  helmBin?: string;
+  /** Path of kubectl, the fallback for kustomize; default: `kubectl` on PATH. */
+  kubectlBin?: string;
+  /** Per-process timeout; default 60 s for kustomize/helm template, 120 s for helm pull. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Where pulled charts are cached; default `~/.cache/gitops-preview/charts`. */
+  cacheDir?: string;
+  /** False in untrusted workspaces: then nothing is spawned and renders fail with kind 'not-allowed'. */
+  allowProcesses: boolean;
+  /** Kubernetes version passed to `helm template --kube-version` (default 1.33.0, the test cluster's). */
+  kubeVersion?: string;
+  /**
+   * kustomize-controller's `--feature-gates=StrictPostBuildSubstitutions` (default on since v1.9):
+   * a `${var}` without default and without value fails the build.
+   */
+  strictSubstitution?: boolean;
+  /** Environment for child processes (PATH lookup too); default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RenderResult {
+  objects: RenderedObject[];
+  /** Things that do not stop the render but make it differ from the cluster (masked SOPS values, variables from objects outside the workspace...). */
+  warnings: string[];
+}
+
+export interface HelmRenderResult extends RenderResult {
+  releaseName: string;
+  /** Namespace the release installs into (targetNamespace, else the HelmRelease's). */
+  namespace: string;
+  /** `chart@version` or the chart path, for display. */
+  chart: string;
+  /** The merged values passed to helm (valuesFrom in order, then spec.values). SOPS values are masked. */
+  values: unknown;
+}
