@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { EXIT_USAGE, UsageError, type CliIO, type CommandRunner } from './io';
 import { runTree } from './commands/tree';
+import { runDiff, DIFF_SUMMARY } from './commands/diff';
+import { runCheck } from './commands/check';
 import { runReconcile, runResume, runSuspend, RECONCILE_SUMMARY, RESUME_SUMMARY, SUSPEND_SUMMARY } from './commands/reconcile';
 
 /** One line per subcommand; each lives in `commands/<name>.ts`. */
@@ -8,6 +10,8 @@ const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
   reconcile: { run: runReconcile, summary: RECONCILE_SUMMARY },
   suspend: { run: runSuspend, summary: SUSPEND_SUMMARY },
   resume: { run: runResume, summary: RESUME_SUMMARY },
+  check: { run: runCheck, summary: 'check [DIR] [--format text|json|sarif|github]  ordering and correctness diagnostics (exit 1 on errors)' },
+  diff: { run: runDiff, summary: DIFF_SUMMARY },
   tree: { run: runTree, summary: 'tree [DIR] [--format text|json]      what each Flux Kustomization applies, per cluster' },
 };
 

@@ -59,8 +59,8 @@ export interface ClientOptions {
   userAgent?: string;
   /** Limit for a credential plugin run (client-node runs exec plugins without a timeout). */
   authTimeoutMs?: number;
-  /** Called with every request (method, path); used by tests and benchmarks to count requests. */
-  onRequest?: (method: string, path: string) => void;
+  /** Called with every request (method, path, body); used by tests and benchmarks to count and inspect requests. */
+  onRequest?: (method: string, path: string, body?: string) => void;
 }
 
 export type ResourceId = Pick<ResourceType, 'group' | 'version' | 'plural'>;
@@ -292,7 +292,7 @@ export class ClusterClient {
     if (!this.server) return fail(clusterError('bad-kubeconfig', `Context ${this.context} has no cluster server`));
     const auth = await this.auth(o.signal);
     if (!auth.ok) return auth;
-    this.opts.onRequest?.(method, path);
+    this.opts.onRequest?.(method, path, o.body);
     let url: URL;
     try {
       url = new URL(this.server + path);
@@ -327,7 +327,7 @@ export class ClusterClient {
       const arm = (ms: number, what: string): void => {
         if (timer) clearTimeout(timer);
         timer = setTimeout(() => {
-          finish(fail(clusterError('timeout', `Timed out after ${Math.round(ms / 1000)}s ${what} ${this.server} (${where})`)));
+          finish(fail(clusterError('timeout', `Timed out after ${ms < 1000 ? `${ms}ms` : `${Math.round(ms / 1000)}s`} ${what} ${this.server} (${where})`)));
           req.destroy();
         }, ms);
       };

@@ -3,7 +3,7 @@
  * `sh.helm.release.v1.<release>.v<N>` labelled owner=helm, name=<release>, whose `data.release`
  * is base64 (the Secret encoding) of base64 of gzip of the release JSON.
  */
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { parseReleaseJson, type HelmReleaseRecord } from '../core/drift';
 import type { ClusterClient, KubeJson } from './client';
 import { fail, ok, type Errorable } from './errorable';
@@ -29,7 +29,6 @@ export function decodeRelease(secretDataRelease: string): Errorable<string> {
 
 /** Inverse of decodeRelease (what helm writes); used by tests that play helm's part. */
 export function encodeRelease(releaseJson: string): string {
-  const { gzipSync } = require('node:zlib') as typeof import('node:zlib');
   const helmEncoded = gzipSync(Buffer.from(releaseJson, 'utf8')).toString('base64');
   return Buffer.from(helmEncoded, 'utf8').toString('base64');
 }

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
 import { RepoService } from './repoService';
+import { registerTree } from './tree/registerTree';
+import { registerNavigation } from './navigation/registerNavigation';
+import { registerCluster } from './status';
 
 /**
  * What every feature module receives. Features register their own providers and commands in a
@@ -13,7 +16,7 @@ export interface Services {
 type Feature = (context: vscode.ExtensionContext, services: Services) => void;
 
 /** Feature modules, in registration order. */
-const FEATURES: Feature[] = [];
+const FEATURES: Feature[] = [registerTree, registerNavigation, registerCluster];
 
 export function activate(context: vscode.ExtensionContext): void {
   const folder = vscode.workspace.workspaceFolders?.[0];

@@ -33,8 +33,11 @@ export function fileContent(ws: Workspace, real: string): Buffer | string | unde
   return text;
 }
 
-/** Writes every file of `view` (from its root) below `dest`. Returns the number of files. */
-export async function stageView(ws: Workspace, view: SourceView, dest: string, signal?: AbortSignal): Promise<number> {
+/**
+ * Writes every file of `view` (from its root) below `dest`; `overrides` replaces the content of
+ * some real files (the inferred bootstrap objects of a placeholder gotk-sync.yaml). Returns the number of files.
+ */
+export async function stageView(ws: Workspace, view: SourceView, dest: string, overrides: ReadonlyMap<string, string>, signal?: AbortSignal): Promise<number> {
   const jobs: { target: string; real: string }[] = [];
   const dirs: string[] = [dest];
   const walk = (vdir: string) => {
@@ -52,7 +55,7 @@ export async function stageView(ws: Workspace, view: SourceView, dest: string, s
     if (signal?.aborted) throw new Error('cancelled');
     await Promise.all(
       jobs.slice(i, i + BATCH).map(async ({ target, real }) => {
-        const content = fileContent(ws, real);
+        const content = overrides.get(real) ?? fileContent(ws, real);
         if (content !== undefined) await fs.promises.writeFile(target, content);
       }),
     );

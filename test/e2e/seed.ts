@@ -77,7 +77,7 @@ class Api {
             if (!String(r.name).includes('/')) this.resources.set(`${apiVersion}/${r.kind}`, { plural: r.name, namespaced: r.namespaced });
           }
         }
-        if (this.resources.has(key) || attempt >= 50) break;
+        if (this.resources.has(key) || attempt >= 10) break;
         await new Promise((r) => setTimeout(r, 200));
       }
     }
@@ -194,11 +194,25 @@ export async function seed(args: Args, log: (line: string) => void = console.log
 
   const queue: Obj[] = [root];
   const done = new Set<string>();
-  const helmReleases: Obj[] = [];
+  const helmReleases = new Map<string, Obj>();
+  const attempts = new Map<Obj, number>();
   while (queue.length > 0) {
     // dependsOn order: take the first Kustomization whose dependencies are all applied.
     const idx = queue.findIndex((k) => (k.spec.dependsOn ?? []).every((d: Obj) => done.has(`${d.namespace ?? k.metadata.namespace}/${d.name}`)));
     const ks = queue.splice(idx < 0 ? 0 : idx, 1)[0];
+    try {
+      await applyKustomization(ks);
+    } catch (err) {
+      // As kustomize-controller does, retry later: e.g. a CR whose CRD another Kustomization applies.
+      const n = (attempts.get(ks) ?? 0) + 1;
+      attempts.set(ks, n);
+      if (n >= 3) throw err;
+      log(`Kustomization ${ks.metadata.name} failed, retrying after the others: ${err instanceof Error ? err.message : String(err)}`);
+      queue.push(ks);
+    }
+  }
+
+  async function applyKustomization(ks: Obj): Promise<void> {
     const ksNs = ks.metadata.namespace ?? 'flux-system';
     const built = yamlObjects(kustomizeBuild(kustomize, path.join(args.repo, ks.spec.path ?? '.')));
     const inventory: Obj[] = [];
@@ -213,8 +227,10 @@ export async function seed(args: Args, log: (line: string) => void = console.log
       log(`applied ${o.kind}/${o.metadata.namespace ? o.metadata.namespace + '/' : ''}${o.metadata.name} (Kustomization ${ks.metadata.name})`);
       const ns = (await api.resource(o.apiVersion, o.kind)).namespaced ? applied.metadata.namespace : '';
       inventory.push({ id: `${ns}_${o.metadata.name}_${groupOf(o.apiVersion)}_${o.kind}`, v: o.apiVersion.split('/').pop() });
-      if (o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/') && o.kind === 'Kustomization' && o.metadata.name !== root.metadata.name) queue.push(o);
-      if (o.apiVersion.startsWith('helm.toolkit.fluxcd.io/') && o.kind === 'HelmRelease') helmReleases.push(o);
+      const key = `${o.metadata.namespace}/${o.metadata.name}`;
+      const isFlux = (group: string, kind: string) => o.apiVersion.startsWith(`${group}/`) && o.kind === kind;
+      if (isFlux('kustomize.toolkit.fluxcd.io', 'Kustomization') && o.metadata.name !== root.metadata.name && !done.has(key) && !queue.some((q) => `${q.metadata.namespace}/${q.metadata.name}` === key)) queue.push(o);
+      if (isFlux('helm.toolkit.fluxcd.io', 'HelmRelease')) helmReleases.set(key, o);
     }
     if (ks === root) await api.apply({ ...root, metadata: { ...root.metadata, namespace: ksNs } }, 'kustomize-controller');
     await api.status(ks, {
@@ -226,7 +242,7 @@ export async function seed(args: Args, log: (line: string) => void = console.log
     done.add(`${ksNs}/${ks.metadata.name}`);
   }
 
-  for (const hr of helmReleases) {
+  for (const hr of helmReleases.values()) {
     const chart = hr.spec.chart?.spec?.chart as string | undefined;
     if (!chart || !fs.existsSync(path.join(args.repo, chart, 'Chart.yaml'))) continue;
     const ns = hr.spec.targetNamespace ?? hr.metadata.namespace;

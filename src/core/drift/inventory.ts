@@ -20,14 +20,24 @@ export function idToInventoryId(id: ObjectId): string {
   return inventoryId({ namespace: id.namespace, name: id.name, group: groupOf(id.apiVersion), kind: id.kind });
 }
 
-/** Undefined when the id is malformed. */
+/**
+ * Undefined when the id is malformed. Parsed as cli-utils ParseObjMetadata does: namespace up to the
+ * first `_`, kind after the last, group before that, and the rest is the name (`__` → `:`).
+ */
 export function parseInventoryId(id: string, version = ''): InventoryEntry | undefined {
-  // Names are DNS subdomains (no `_`), except RBAC names whose `:` became `__`.
-  const transcoded = id.split('__').join(':');
-  const parts = transcoded.split('_');
-  if (parts.length !== 4) return undefined;
-  const [namespace, name, group, kind] = parts;
-  if (!name || !kind) return undefined;
+  const first = id.indexOf('_');
+  if (first === -1) return undefined;
+  const namespace = id.slice(0, first);
+  let rest = id.slice(first + 1);
+  const kindAt = rest.lastIndexOf('_');
+  if (kindAt === -1) return undefined;
+  const kind = rest.slice(kindAt + 1);
+  rest = rest.slice(0, kindAt);
+  const groupAt = rest.lastIndexOf('_');
+  if (groupAt === -1) return undefined;
+  const group = rest.slice(groupAt + 1);
+  const name = rest.slice(0, groupAt).split('__').join(':');
+  if (!name || !kind || name.includes('_')) return undefined;
   return { namespace, name, group, kind, version };
 }
 

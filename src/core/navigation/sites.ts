@@ -107,7 +107,9 @@ class Resolver {
       const inCluster = cluster.byKey.get(objectKey(ref.kind, ref.namespace, ref.name));
       if (inCluster?.length) return inCluster.map((a) => objectTarget(a.object));
     }
-    const object = resolution && resolution.kind !== 'missing' && resolution.kind !== 'none' ? resolution.object : findSource(this.model.sourceIndex, ref.kind, ref.name, ref.namespace, near);
+    // ExternalArtifacts made by an ArtifactGenerator only exist through the source resolution.
+    const resolved = resolution ?? (ref.kind === 'ExternalArtifact' ? resolveSource(this.ws, this.model.sourceIndex, ref, { remotes: [] }, near) : undefined);
+    const object = resolved && resolved.kind !== 'missing' && resolved.kind !== 'none' ? resolved.object : findSource(this.model.sourceIndex, ref.kind, ref.name, ref.namespace, near);
     if (!object) return [];
     if (object.fluxKind === 'ArtifactGenerator') {
       // Land on the generator's artifact entry that produces the referenced ExternalArtifact.

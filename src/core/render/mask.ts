@@ -4,6 +4,21 @@
  */
 export const MASK = '***';
 
+/**
+ * Stands in for a masked value while it travels through text substitution (a bare `***` would be
+ * a YAML alias); `restoreMasks` turns it back into `***` once the YAML is parsed.
+ */
+export const MASK_SENTINEL = 'GITOPS_PREVIEW_MASKED_VALUE';
+
+export function restoreMasks(v: any): any {
+  if (typeof v === 'string') return v.includes(MASK_SENTINEL) ? v.split(MASK_SENTINEL).join(MASK) : v;
+  if (Array.isArray(v)) return v.map(restoreMasks);
+  if (v && typeof v === 'object') {
+    for (const k of Object.keys(v)) v[k] = restoreMasks(v[k]);
+  }
+  return v;
+}
+
 /** A SOPS-encrypted scalar: `ENC[AES256_GCM,data:...,type:str]`. */
 export function isSopsValue(v: unknown): boolean {
   return typeof v === 'string' && v.startsWith('ENC[') && v.endsWith(']');

@@ -3,10 +3,10 @@
  * the Kustomization and from ConfigMaps/Secrets found in the workspace), commonMetadata and the
  * owner labels server-side apply sets.
  */
-import type { KustomizationNode, RepoModel } from '../model/graph';
+import type { ClusterModel, KustomizationNode, RepoModel } from '../model/graph';
 import { objectKey } from '../model/graph';
 import { asArray, asRecord, asString, type KubeObject } from '../model/objects';
-import { isSopsValue, MASK } from './mask';
+import { isSopsValue, MASK, MASK_SENTINEL } from './mask';
 import { substituteVariables, SubstitutionError } from './varsub';
 
 export const OWNER_NAME_LABEL = 'kustomize.toolkit.fluxcd.io/name';
@@ -66,11 +66,11 @@ export function dataOf(object: KubeObject): { data: Map<string, string>; masked:
 }
 
 /**
- * A ConfigMap/Secret as the cluster of `ks` would hold it: first among the objects the same cluster
+ * A ConfigMap/Secret as `cluster` would hold it: first among the objects the same cluster
  * applies (effective namespace), else any workspace manifest with that name and namespace (or none).
  */
-export function findClusterObject(model: RepoModel, ks: KustomizationNode, kind: string, namespace: string, name: string): KubeObject | undefined {
-  const applied = ks.applied.cluster.byKey.get(objectKey(kind, namespace, name));
+export function findClusterObject(model: RepoModel, cluster: ClusterModel, kind: string, namespace: string, name: string): KubeObject | undefined {
+  const applied = cluster.byKey.get(objectKey(kind, namespace, name));
   if (applied?.length) return applied[0].object;
   return (
     model.allObjects.find((o) => o.kind === kind && o.name === name && o.namespace === namespace && !model.patchFiles.has(o.doc.file.path)) ??
@@ -92,7 +92,7 @@ export function postBuildVariables(model: RepoModel, ks: KustomizationNode): Pos
     const kind = asString(ref.kind) ?? '';
     const name = asString(ref.name) ?? '';
     if (kind !== 'ConfigMap' && kind !== 'Secret') continue;
-    const object = findClusterObject(model, ks, kind, namespace, name);
+    const object = findClusterObject(model, ks.applied.cluster, kind, namespace, name);
     if (!object) {
       if (ref.optional === true) continue;
       incomplete = true;
@@ -101,7 +101,7 @@ export function postBuildVariables(model: RepoModel, ks: KustomizationNode): Pos
     }
     const { data, masked } = dataOf(object);
     if (masked) warnings.push(`substituteFrom ${kind}/${namespace}/${name} is SOPS-encrypted: its values are shown as ${MASK} (never decrypted).`);
-    for (const [k, v] of data) vars.set(k, v.replace(/\n/g, ''));
+    for (const [k, v] of data) vars.set(k, v === MASK && masked ? MASK_SENTINEL : v.replace(/\n/g, ''));
   }
   for (const [k, v] of Object.entries(asRecord(postBuild.substitute) ?? {})) {
     vars.set(k, String(v ?? '').replace(/\n/g, ''));

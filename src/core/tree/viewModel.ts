@@ -293,6 +293,8 @@ function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => stri
     if (flux.targetNamespace) details.push(`targetNamespace: ${escapeMarkdown(flux.targetNamespace)}`);
     if (flux.dependsOn.length) details.push(`dependsOn: ${flux.dependsOn.map((d) => escapeMarkdown(`${d.namespace}/${d.name}`)).join(', ')}`);
     details.push(`Applies ${flux.applies.length} objects`);
+    for (const problem of flux.problems.slice(0, 3)) details.push(`⚠ ${escapeMarkdown(problem.message)}`);
+    if (flux.remoteResources.length) details.push(`Remote bases not followed: ${flux.remoteResources.map(escapeMarkdown).join(', ')}`);
   } else if (flux?.kind === 'HelmRelease') {
     const chart = flux.chart ?? (flux.chartRef ? 'chartRef' : undefined);
     const src = flux.chartSourceRef ? `${flux.chartSourceRef.kind}/${flux.chartSourceRef.name}` : undefined;
@@ -340,21 +342,27 @@ function objectTooltip(kind: string, namespace: string | undefined, name: string
 
 /**
  * Nodes from a cluster down to every place the document `objectId` appears in the tree (one path
- * per cluster applying it, plus the unapplied group). Used to reveal the object under the cursor.
+ * per cluster applying it, plus the unapplied group). Used to reveal the object under the cursor;
+ * pass the view's own `children` so the returned nodes are the very objects the view holds.
  */
-export function pathsTo(model: RepoModel, objectId: string): TreeNode[][] {
+export function pathsTo(
+  model: RepoModel,
+  objectId: string,
+  roots: TreeNode[] = rootNodes(model),
+  children: (node: TreeNode) => TreeNode[] = childrenOf,
+): TreeNode[][] {
   const out: TreeNode[][] = [];
   const visit = (node: TreeNode, trail: TreeNode[]) => {
     const here = [...trail, node];
     if ((node.type === 'flux' || node.type === 'resource') && node.applied.object.id === objectId) out.push(here);
     if (node.type === 'flux' && node.applied.flux?.kind !== 'Kustomization') return;
     if (node.type === 'resources' && !node.objects.some((a) => a.object.id === objectId)) return;
-    for (const child of childrenOf(node)) visit(child, here);
+    for (const child of children(node)) visit(child, here);
   };
-  for (const root of rootNodes(model)) {
+  for (const root of roots) {
     if (root.type === 'cluster') visit(root, []);
     else if (root.type === 'unappliedGroup') {
-      const hit = childrenOf(root).find((n) => n.type === 'unapplied' && n.object.id === objectId);
+      const hit = children(root).find((n) => n.type === 'unapplied' && n.object.id === objectId);
       if (hit) out.push([root, hit]);
     }
   }

@@ -59,14 +59,12 @@ export function registerTree(context: vscode.ExtensionContext, services: Service
       const model = services.repo.model();
       const file = model.workspace.files.get(toPosix(editor.document.uri.fsPath));
       const object = file && objectAtOffset(model, file, editor.document.offsetAt(editor.selection.active));
-      const paths = object ? pathsTo(model, object.id) : [];
+      const paths = object ? pathsTo(model, object.id, provider.getChildren(), (n) => provider.getChildren(n)) : [];
       if (!paths.length) {
         void vscode.window.showInformationMessage('GitOps Preview: the object under the cursor is not in the Flux tree.');
         return;
       }
       const path = paths[0];
-      provider.getChildren();
-      for (let i = 1; i < path.length; i++) provider.adopt(path[i], path[i - 1]);
       await vscode.commands.executeCommand(`${TREE_VIEW_ID}.focus`);
       await view.reveal(path[path.length - 1], { select: true, focus: false, expand: true });
     }),

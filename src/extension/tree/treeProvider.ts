@@ -8,7 +8,8 @@ export class FluxTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly parents = new WeakMap<TreeNode, TreeNode>();
-  private roots: TreeNode[] = [];
+  private readonly children = new WeakMap<TreeNode, TreeNode[]>();
+  private roots: { model: RepoModel; nodes: TreeNode[] } | undefined;
 
   constructor(
     private readonly model: () => RepoModel,
@@ -16,6 +17,7 @@ export class FluxTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   ) {}
 
   refresh(): void {
+    this.roots = undefined;
     this.emitter.fire(undefined);
   }
 
@@ -26,24 +28,27 @@ export class FluxTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     return { get: (k, ns, n) => source.get(k, ns, n), clusterOnly: () => source.clusterOnly(), clusterName: source.clusterName };
   }
 
+  /**
+   * Children are memoised per parent node until the next refresh: VS Code matches revealed
+   * elements by identity, so asking twice must return the same objects.
+   */
   getChildren(element?: TreeNode): TreeNode[] {
-    const nodes = element ? childrenOf(element) : rootNodes(this.model(), this.live());
-    if (!element) this.roots = nodes;
-    else for (const n of nodes) this.parents.set(n, element);
+    if (!element) {
+      const model = this.model();
+      if (this.roots?.model !== model) this.roots = { model, nodes: rootNodes(model, this.live()) };
+      return this.roots.nodes;
+    }
+    let nodes = this.children.get(element);
+    if (!nodes) {
+      nodes = childrenOf(element);
+      this.children.set(element, nodes);
+      for (const n of nodes) this.parents.set(n, element);
+    }
     return nodes;
-  }
-
-  /** Records a parent for nodes built outside getChildren (reveal walks the tree itself). */
-  adopt(child: TreeNode, parent: TreeNode): void {
-    this.parents.set(child, parent);
   }
 
   getParent(element: TreeNode): TreeNode | undefined {
     return this.parents.get(element);
-  }
-
-  get rootCount(): number {
-    return this.roots.length;
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {

@@ -9,6 +9,7 @@ import type { Position } from '../../../src/core/yaml/lines';
 import { definitionAt, documentLinks } from '../../../src/core/navigation/definition';
 import { referencesAt } from '../../../src/core/navigation/references';
 import { objectAtOffset } from '../../../src/core/navigation/locate';
+import { referenceSites } from '../../../src/core/navigation/sites';
 
 const corpora = path.resolve(__dirname, '../../../../shared/corpora').split(path.sep).join('/');
 const EXAMPLE = `${corpora}/flux2-kustomize-helm-example`;
@@ -164,6 +165,7 @@ const FILES: Record<string, string> = {
   ].join('\n'),
   'components/extra/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n',
   'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 1.0.0\n',
+  'stray/hr.yaml': 'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: lost\n  namespace: a\nspec:\n  dependsOn:\n    - namespace: a\n      name: db\n',
   'stray/ks.yaml': KS('stray', '  path: ./apps/plain\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: apps\n'),
 };
 
@@ -196,13 +198,16 @@ test('fixture: HelmRelease dependsOn, valuesFrom and chart folder from a workspa
   const gitRepoRefs = refs(model, `${ROOT}/clusters/dev/flux-system/gotk-sync.yaml`, { line: 3, character: 9 });
   assert.ok(gitRepoRefs.includes('apps/plain/b.yaml:12 chartSourceRef'), gitRepoRefs.join());
   assert.ok(gitRepoRefs.includes('clusters/dev/apps.yaml:10 sourceRef'), gitRepoRefs.join());
-  assert.deepEqual(refs(model, b, posOf(model, b, 'db', 'name: db')), ['apps/plain/b.yaml:15 dependsOn', 'clusters/dev/apps.yaml:7 applies']);
+  assert.deepEqual(refs(model, b, posOf(model, b, 'db', 'name: db')), ['apps/plain/b.yaml:15 dependsOn', 'clusters/dev/apps.yaml:7 applies', 'stray/ks.yaml:7 applies', 'stray/hr.yaml:9 dependsOn'].sort());
 });
 
-test('fixture: an unapplied Kustomization still navigates; unsaved buffers are followed', () => {
+test('fixture: unapplied objects and extra roots still navigate; unsaved buffers are followed', () => {
   const repo = new Repo(ROOT, memoryHost(ROOT, FILES));
   const stray = `${ROOT}/stray/ks.yaml`;
   let model = repo.model();
+  assert.deepEqual(model.unapplied.map((o) => o.name), ['lost']);
+  const lost = `${ROOT}/stray/hr.yaml`;
+  assert.deepEqual(def(model, lost, posOf(model, lost, 'db')), ['apps/plain/b.yaml:23']);
   assert.deepEqual(def(model, stray, posOf(model, stray, 'apps', 'dependsOn')), ['clusters/dev/apps.yaml:4']);
   assert.deepEqual(def(model, stray, posOf(model, stray, './apps/plain')), ['apps/plain/a.yaml:1', 'apps/plain/b.yaml:1']);
   // Edit (unsaved) the stray Kustomization to depend on flux-system instead.
@@ -218,4 +223,38 @@ test('fixture: bad YAML and non-Flux files give no links and no crash', () => {
   assert.deepEqual(documentLinks(model, model.workspace.files.get(`${ROOT}/broken.yaml`)!), []);
   assert.deepEqual(documentLinks(model, model.workspace.files.get(`${ROOT}/clusters/dev/apps.yaml`)!), []);
   assert.deepEqual(refs(model, `${ROOT}/broken.yaml`, { line: 1, character: 3 }), []);
+});
+
+test('every corpus: links resolve to files that exist, and definitions agree with links', () => {
+  for (const name of ['flux2-kustomize-helm-example', 'flux2-multi-tenancy', 'flux2-hub-spoke-example', 'flux2-monitoring-example', 'allenporter-k8s-gitops', 'bjw-s-labs-home-ops']) {
+    const model = new Repo(`${corpora}/${name}`, diskHost).model();
+    let links = 0;
+    for (const file of model.workspace.files.values()) {
+      for (const link of documentLinks(model, file)) {
+        links++;
+        assert.ok(model.workspace.hasFile(link.target.file), `${name}: ${link.target.file} (from ${file.path}:${link.range.start.line + 1})`);
+        const defs = definitionAt(model, file, link.range.start);
+        assert.deepEqual(defs[0], link.target, `${name}: ${file.path}:${link.range.start.line + 1}`);
+      }
+    }
+    assert.ok(links > 10, `${name}: only ${links} links`);
+  }
+});
+
+test('bjw-s-labs-home-ops: HelmRelease chartRef and Kustomization substituteFrom resolve', () => {
+  const root = `${corpora}/bjw-s-labs-home-ops`;
+  const model = new Repo(root, diskHost).model();
+  const counts = { chartSourceRef: [0, 0], dependsOn: [0, 0], substituteFrom: [0, 0] } as Record<string, [number, number]>;
+  for (const file of model.workspace.files.values()) {
+    for (const site of referenceSites(model, file)) {
+      if (!counts[site.kind]) continue;
+      counts[site.kind][0]++;
+      if (site.targets.length) counts[site.kind][1]++;
+    }
+  }
+  // Every HelmRelease chart source and every dependsOn in this repo names an object in it.
+  assert.ok(counts.chartSourceRef[0] >= 70, JSON.stringify(counts));
+  assert.equal(counts.chartSourceRef[1], counts.chartSourceRef[0], JSON.stringify(counts));
+  assert.ok(counts.dependsOn[0] > 20, JSON.stringify(counts));
+  assert.equal(counts.dependsOn[1], counts.dependsOn[0], JSON.stringify(counts));
 });

@@ -10,6 +10,7 @@ import {
   fluxContextValue,
   GROUP_CLUSTER_ONLY_LABEL,
   GROUP_UNAPPLIED_LABEL,
+  pathsTo,
   present,
   rootNodes,
   type LiveLookup,
@@ -170,4 +171,26 @@ test('bjw-s-labs-home-ops: every Kustomization and HelmRelease is reachable in t
   assert.ok(expectedKs >= 90, `expected the corpus' ~93 Kustomizations, model has ${expectedKs}`);
   assert.equal(ks, expectedKs);
   assert.equal(hr, expectedHr);
+});
+
+test('pathsTo finds every place a document sits in the tree', () => {
+  const model = corpus('flux2-kustomize-helm-example');
+  const release = model.allObjects.find((o) => o.kind === 'HelmRelease' && o.name === 'podinfo')!;
+  const paths = pathsTo(model, release.id);
+  assert.deepEqual(
+    paths.map((p) => p.map((n) => present(n, model).label)),
+    [
+      ['production', 'flux-system', 'apps', 'podinfo'],
+      ['staging', 'flux-system', 'apps', 'podinfo'],
+    ],
+  );
+  const ns = model.allObjects.find((o) => o.kind === 'Namespace' && o.name === 'podinfo')!;
+  assert.deepEqual(pathsTo(model, ns.id)[0].map((n) => n.type), ['cluster', 'flux', 'flux', 'resources', 'resource']);
+  // With a memoising children function, the nodes returned are the ones it handed out.
+  const memo = new Map<string, TreeNode[]>();
+  const kids = (n: TreeNode) => memo.get(n.id) ?? (memo.set(n.id, childrenOf(n)), memo.get(n.id)!);
+  const roots = rootNodes(model);
+  const [first] = pathsTo(model, release.id, roots, kids);
+  assert.equal(first[0], roots[0]);
+  assert.ok(kids(first[2]).includes(first[3]));
 });

@@ -1,0 +1,137 @@
+import { checkModel, RULE_DESCRIPTIONS, RULES, type Diagnostic, type RuleId } from '../../core/checks/index';
+import { relativePath } from '../../core/tree/treeData';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
+import { openRepo } from './tree';
+
+const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+type Format = (typeof FORMATS)[number];
+
+/** A diagnostic as the CLI contract shows it: path relative to DIR, 1-based line and column. */
+export interface CliDiagnostic {
+  rule: RuleId;
+  severity: Diagnostic['severity'];
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+  related: { file: string; line: number; column: number; message: string }[];
+}
+
+export async function runCheck(args: string[], io: CliIO): Promise<number> {
+  const { flags, positionals } = parseArgs(args, { values: ['format'] });
+  const format = (flags.format as string | undefined) ?? 'text';
+  if (!FORMATS.includes(format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not '${format}'`);
+  if (positionals.length > 1) throw new UsageError('expects at most one DIR');
+  const repo = openRepo(positionals[0], io);
+  const result = checkModel(repo.model());
+  for (const f of result.failures) io.stderr(`gitops-preview check: internal error in ${f.rules} rules: ${f.message}\n`);
+  const root = repo.workspace.root;
+  const diagnostics = result.diagnostics.map((d) => toCli(root, d));
+  io.stdout(render(format as Format, diagnostics));
+  if (result.failures.length) return EXIT_USAGE;
+  return diagnostics.some((d) => d.severity === 'error') ? EXIT_FINDINGS : EXIT_OK;
+}
+
+function toCli(root: string, d: Diagnostic): CliDiagnostic {
+  return {
+    rule: d.rule,
+    severity: d.severity,
+    file: relativePath(root, d.file),
+    line: d.range.start.line + 1,
+    column: d.range.start.character + 1,
+    endLine: d.range.end.line + 1,
+    endColumn: d.range.end.character + 1,
+    message: d.message,
+    related: d.related.map((r) => ({ file: relativePath(root, r.file), line: r.range.start.line + 1, column: r.range.start.character + 1, message: r.message })),
+  };
+}
+
+export function render(format: Format, list: CliDiagnostic[]): string {
+  switch (format) {
+    case 'json':
+      return JSON.stringify({ diagnostics: list }, null, 2) + '\n';
+    case 'sarif':
+      return JSON.stringify(sarif(list), null, 2) + '\n';
+    case 'github':
+      return list.map(githubAnnotation).join('');
+    default:
+      return text(list);
+  }
+}
+
+function text(list: CliDiagnostic[]): string {
+  const lines = list.map((d) => `${d.file}:${d.line}:${d.column}: ${d.severity} [${d.rule}] ${d.message}\n`);
+  const count = (s: string) => list.filter((d) => d.severity === s).length;
+  lines.push(`${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info\n`);
+  return lines.join('');
+}
+
+/** GitHub workflow commands: `::error file=…,line=…,col=…,title=…::message` with the documented escapes. */
+function githubAnnotation(d: CliDiagnostic): string {
+  const level = d.severity === 'info' ? 'notice' : d.severity;
+  const prop = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/:/g, '%3A').replace(/,/g, '%2C');
+  const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return `::${level} file=${prop(d.file)},line=${d.line},col=${d.column},endLine=${d.endLine},endColumn=${d.endColumn},title=${prop(d.rule)}::${data(d.message)}\n`;
+}
+
+function sarif(list: CliDiagnostic[]): unknown {
+  const ruleIds = Object.keys(RULES) as RuleId[];
+  const region = (line: number, column: number, endLine?: number, endColumn?: number) => ({
+    startLine: line,
+    startColumn: column,
+    ...(endLine ? { endLine, endColumn } : {}),
+  });
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'gitops-preview',
+            informationUri: 'https://fluxcd.io/flux/',
+            rules: ruleIds.map((id) => ({
+              id,
+              shortDescription: { text: RULE_DESCRIPTIONS[id] },
+              defaultConfiguration: { level: sarifLevel(RULES[id]) },
+            })),
+          },
+        },
+        originalUriBaseIds: { SRCROOT: { uri: './' } },
+        results: list.map((d) => ({
+          ruleId: d.rule,
+          ruleIndex: ruleIds.indexOf(d.rule),
+          level: sarifLevel(d.severity),
+          message: { text: d.message },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: encodeUri(d.file), uriBaseId: 'SRCROOT' },
+                region: region(d.line, d.column, d.endLine, d.endColumn),
+              },
+            },
+          ],
+          ...(d.related.length
+            ? {
+                relatedLocations: d.related.map((r, i) => ({
+                  id: i,
+                  message: { text: r.message },
+                  physicalLocation: { artifactLocation: { uri: encodeUri(r.file), uriBaseId: 'SRCROOT' }, region: region(r.line, r.column) },
+                })),
+              }
+            : {}),
+        })),
+      },
+    ],
+  };
+}
+
+function sarifLevel(s: string): 'error' | 'warning' | 'note' {
+  return s === 'error' ? 'error' : s === 'warning' ? 'warning' : 'note';
+}
+
+function encodeUri(rel: string): string {
+  return rel.split('/').map(encodeURIComponent).join('/');
+}

@@ -1,0 +1,179 @@
+/**
+ * Drift of one Flux object, end to end, shared by the `diff` CLI and the editor: local render
+ * (src/render), live Kustomization / Helm storage from the cluster, then the core drift engine over
+ * the dry-run API. Read-only towards the cluster.
+ */
+import {
+  compareManifests,
+  helmIgnoreRules,
+  kustomizationIgnoreRules,
+  manifestObjects,
+  pickDeployed,
+  prepareHelmObject,
+  pruneEnabled,
+  runDrift,
+  withKustomizationMetadata,
+  type DesiredObject,
+  type DriftEntry,
+  type DriftReport,
+  type DriftTarget,
+  type KubeJson,
+} from '../core/drift';
+import type { HelmReleaseNode, KustomizationNode, RepoModel } from '../core/model/graph';
+import { FLUX_TYPES } from '../core/status/fluxKinds';
+import { renderHelmRelease, renderKustomization, toManifest, type RenderOptions } from '../render';
+import type { ClusterClient } from './client';
+import { clusterDriftApi } from './dryRun';
+import { readReleases } from './helmStorage';
+
+export interface DriftRunContext {
+  model: RepoModel;
+  client: ClusterClient;
+  render: RenderOptions;
+  signal?: AbortSignal;
+  concurrency?: number;
+  onProgress?: (done: number, total: number, entry: DriftEntry) => void;
+  /** "Rendering…", "Reading Helm storage…" */
+  onPhase?: (message: string) => void;
+}
+
+export type DriftFailureKind = 'render' | 'cluster' | 'no-release' | 'cancelled';
+export type DriftOutcome<T = DriftReport> = { ok: true; value: T } | { ok: false; error: { kind: DriftFailureKind; message: string } };
+
+const KS_TYPE = FLUX_TYPES.find((t) => t.kind === 'Kustomization')!;
+
+function failure<T>(kind: DriftFailureKind, message: string): DriftOutcome<T> {
+  return { ok: false, error: { kind, message } };
+}
+
+export function ksTarget(ks: KustomizationNode): DriftTarget {
+  return { kind: 'Kustomization', name: ks.applied.name, namespace: ks.applied.namespace ?? 'flux-system' };
+}
+
+export function hrTarget(hr: HelmReleaseNode): DriftTarget {
+  return { kind: 'HelmRelease', name: hr.applied.name, namespace: hr.applied.namespace ?? 'flux-system' };
+}
+
+export async function driftKustomization(ctx: DriftRunContext, ks: KustomizationNode): Promise<DriftOutcome> {
+  const target = ksTarget(ks);
+  const label = `Kustomization ${target.namespace}/${target.name}`;
+  ctx.onPhase?.(`Rendering ${label}…`);
+  const rendered = await renderKustomization(ctx.model, ks, { ...ctx.render, signal: ctx.signal });
+  if (!rendered.ok) {
+    return failure(rendered.error.kind === 'cancelled' ? 'cancelled' : 'render', `Cannot render ${label}: ${rendered.error.message}`);
+  }
+  ctx.onPhase?.(`Reading ${label} from the cluster…`);
+  const notes = [...rendered.value.warnings];
+  const live = await ctx.client.getObject(KS_TYPE, target.namespace, target.name, { signal: ctx.signal });
+  let liveKs: KubeJson | undefined;
+  if (live.ok) liveKs = live.value as KubeJson;
+  else if (live.error.kind === 'cancelled') return failure('cancelled', 'Cancelled');
+  else if (live.error.kind === 'unreachable' || live.error.kind === 'unauthorized' || live.error.kind === 'bad-kubeconfig') {
+    return failure('cluster', live.error.message);
+  } else if (live.error.kind !== 'not-found') notes.push(`Could not read the live ${label}: ${live.error.message}`);
+
+  const local = ks.applied.object.body;
+  const objects: DesiredObject[] = withKustomizationMetadata(
+    rendered.value.objects.map((o) => ({ object: toManifest(o) as KubeJson, ...(o.origin ? { origin: o.origin } : {}) })),
+    { ...local, metadata: { ...local.metadata, name: target.name, namespace: target.namespace } },
+  );
+  ctx.onPhase?.(`Dry-run of ${objects.length} objects…`);
+  const report = await runDrift(clusterDriftApi(ctx.client), objects, {
+    mode: 'kustomization',
+    target,
+    concurrency: ctx.concurrency,
+    signal: ctx.signal,
+    ignore: kustomizationIgnoreRules(local),
+    // What will hold after the push: the workspace's spec.prune; the inventory is the cluster's.
+    prune: pruneEnabled(local),
+    liveKustomization: liveKs,
+    onProgress: ctx.onProgress,
+  });
+  return { ok: true, value: { ...report, notes: [...notes, ...report.notes], requests: report.requests + 1 } };
+}
+
+/** isNamespaced from API discovery (cached by the client), falling back to the workspace model. */
+async function namespacedLookup(ctx: DriftRunContext, objects: KubeJson[]): Promise<(apiVersion: string, kind: string) => boolean> {
+  const known = new Map<string, boolean>();
+  for (const o of objects) {
+    const key = `${o.apiVersion}/${o.kind}`;
+    if (known.has(key)) continue;
+    const t = await ctx.client.resourceFor(String(o.apiVersion), String(o.kind), { signal: ctx.signal });
+    known.set(key, t.ok ? t.value.namespaced : ctx.model.isNamespaced(String(o.kind), String(o.apiVersion)));
+  }
+  return (apiVersion, kind) => known.get(`${apiVersion}/${kind}`) ?? ctx.model.isNamespaced(kind, apiVersion);
+}
+
+interface DeployedRelease {
+  objects: KubeJson[];
+  notes: string[];
+  release: { name: string; namespace: string; version: number };
+}
+
+async function deployedRelease(ctx: DriftRunContext, hr: HelmReleaseNode): Promise<DriftOutcome<DeployedRelease>> {
+  const label = `release ${hr.storageNamespace}/${hr.releaseName}`;
+  ctx.onPhase?.(`Reading Helm storage of ${label}…`);
+  const stored = await readReleases(ctx.client, hr.storageNamespace, hr.releaseName, { signal: ctx.signal });
+  if (!stored.ok) {
+    if (stored.error.kind === 'cancelled') return failure('cancelled', 'Cancelled');
+    return failure('cluster', `Cannot read Helm storage (Secrets in ${hr.storageNamespace}): ${stored.error.message}`);
+  }
+  const notes = [...stored.value.problems];
+  const { deployed, latest } = pickDeployed(stored.value.records);
+  if (!deployed) {
+    const why = latest ? `its newest revision v${latest.version} is ${latest.status}` : 'no sh.helm.release.v1 Secret was found';
+    return failure('no-release', `No deployed Helm ${label}: ${why}.`);
+  }
+  if (latest && latest.version !== deployed.version) {
+    notes.push(`Newest revision v${latest.version} is ${latest.status}; comparing against deployed revision v${deployed.version}.`);
+  }
+  let raw: KubeJson[];
+  try {
+    raw = manifestObjects(deployed.manifest);
+  } catch (e) {
+    return failure('cluster', `The manifest of ${label} v${deployed.version} is not valid YAML: ${(e as Error).message}`);
+  }
+  const isNamespaced = await namespacedLookup(ctx, raw);
+  const release = { name: deployed.name, namespace: deployed.namespace || hr.targetNamespace, version: deployed.version };
+  return { ok: true, value: { objects: raw.map((o) => prepareHelmObject(o, release, isNamespaced)), notes, release } };
+}
+
+/** helm-controller's drift detection: the deployed release's objects, dry-run applied as helm-controller. */
+export async function driftHelmRelease(ctx: DriftRunContext, hr: HelmReleaseNode): Promise<DriftOutcome> {
+  const deployed = await deployedRelease(ctx, hr);
+  if (!deployed.ok) return deployed;
+  const body = hr.applied.object.body;
+  const notes = [`Deployed revision v${deployed.value.release.version} of release ${deployed.value.release.namespace}/${deployed.value.release.name}.`, ...deployed.value.notes];
+  const mode = body?.spec?.driftDetection?.mode;
+  if (mode !== 'enabled' && mode !== 'warn') {
+    notes.push(`spec.driftDetection.mode is ${mode ?? 'unset (disabled)'}: helm-controller neither reports nor corrects this drift.`);
+  }
+  ctx.onPhase?.(`Dry-run of ${deployed.value.objects.length} objects…`);
+  const report = await runDrift(clusterDriftApi(ctx.client), deployed.value.objects.map((object) => ({ object })), {
+    mode: 'helm-live',
+    target: hrTarget(hr),
+    concurrency: ctx.concurrency,
+    signal: ctx.signal,
+    ignore: helmIgnoreRules(body),
+    onProgress: ctx.onProgress,
+  });
+  return { ok: true, value: { ...report, notes: [...notes, ...report.notes] } };
+}
+
+/** "Desired vs deployed": the local `helm template` against the stored manifest (no dry-run). */
+export async function helmDesiredVsDeployed(ctx: DriftRunContext, hr: HelmReleaseNode): Promise<DriftOutcome> {
+  const deployed = await deployedRelease(ctx, hr);
+  if (!deployed.ok) return deployed;
+  const target = hrTarget(hr);
+  ctx.onPhase?.(`Rendering HelmRelease ${target.namespace}/${target.name}…`);
+  const rendered = await renderHelmRelease(ctx.model, hr, { ...ctx.render, signal: ctx.signal });
+  if (!rendered.ok) {
+    return failure(rendered.error.kind === 'cancelled' ? 'cancelled' : 'render', `Cannot render HelmRelease ${target.namespace}/${target.name}: ${rendered.error.message}`);
+  }
+  const desiredRaw = rendered.value.objects.map((o) => toManifest(o) as KubeJson);
+  const isNamespaced = await namespacedLookup(ctx, desiredRaw);
+  const release = { name: rendered.value.releaseName, namespace: rendered.value.namespace };
+  const desired = desiredRaw.map((o) => prepareHelmObject(o, release, isNamespaced));
+  const notes = [...deployed.value.notes, ...rendered.value.warnings];
+  return { ok: true, value: compareManifests(deployed.value.objects, desired, target, notes) };
+}

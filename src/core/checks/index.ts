@@ -1,0 +1,67 @@
+import type { RepoModel } from '../model/graph';
+import { checkApiVersions } from './apiVersions';
+import { CheckContext } from './context';
+import { checkCrdOrder } from './crdOrder';
+import { checkDependsOn } from './dependsOn';
+import { checkDuplicates } from './duplicates';
+import { checkPaths } from './paths';
+import { checkSources } from './sources';
+import { checkSubstitutions } from './substitution';
+import { checkSyntax } from './syntax';
+import type { Diagnostic } from './types';
+
+export * from './types';
+export { SERVED_VERSIONS } from './apiVersions';
+export { KNOWN_CHARTS } from './knownCharts';
+
+const RULE_SETS: [string, (ctx: CheckContext) => void][] = [
+  ['yaml-syntax', checkSyntax],
+  ['api-version-unserved', checkApiVersions],
+  ['depends-on', checkDependsOn],
+  ['source-not-found', checkSources],
+  ['path-not-found', checkPaths],
+  ['crd-order', checkCrdOrder],
+  ['substitution', checkSubstitutions],
+  ['duplicate-object', checkDuplicates],
+];
+
+export interface CheckResult {
+  readonly diagnostics: Diagnostic[];
+  /** Rules that threw: a bug in a rule, never a reason to drop the other rules' findings. */
+  readonly failures: { rules: string; message: string }[];
+}
+
+/** Runs every rule over the model (which already reflects unsaved editor buffers). */
+export function checkModel(model: RepoModel): CheckResult {
+  const ctx = new CheckContext(model);
+  const failures: { rules: string; message: string }[] = [];
+  for (const [name, run] of RULE_SETS) {
+    try {
+      run(ctx);
+    } catch (err) {
+      failures.push({ rules: name, message: (err as Error).stack ?? String(err) });
+    }
+  }
+  return { diagnostics: sortDiagnostics(dedupe(ctx.diagnostics)), failures };
+}
+
+/** The same document is often reached from several clusters; report each finding once. */
+function dedupe(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = `${d.rule}|${d.file}|${d.range.start.line}:${d.range.start.character}|${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  return list.sort(
+    (a, b) =>
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      a.range.start.line - b.range.start.line ||
+      a.range.start.character - b.range.start.character ||
+      (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0),
+  );
+}

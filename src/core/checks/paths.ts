@@ -1,0 +1,24 @@
+import type { CheckContext } from './context';
+
+/**
+ * `path-not-found`: a Kustomization's `spec.path` that is not a folder of its source, and the
+ * kustomization.yaml `resources`/`components` entries the model could not follow (each located at
+ * the offending entry).
+ */
+export function checkPaths(ctx: CheckContext): void {
+  for (const cluster of ctx.model.clusters) {
+    for (const ks of cluster.kustomizations) {
+      const doc = ks.applied.object.doc;
+      if (ks.source.kind === 'view' && !ks.source.view.listDir(ks.path)) {
+        const written = ks.applied.object.body.spec?.path;
+        ctx.report(
+          'path-not-found',
+          doc,
+          ['spec', 'path'],
+          `spec.path '${typeof written === 'string' ? written : ks.path}' does not exist in ${ks.source.description}; Flux fails with "kustomization path not found". Paths are relative to the source root.`,
+        );
+      }
+      for (const p of ks.problems) ctx.report('path-not-found', p.doc, p.path, p.message);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Drives the VS Code workbench that code-server serves, through Debian's headless Chromium and
+ * playwright-core (no browser download). Scenarios use the UI as a person does: the command
+ * palette (F1), Go to Line, the keyboard in the editor, and read what the workbench renders
+ * (DOM classes of VS Code 1.100: .monaco-list-row, .markers-panel, .quick-input-widget, ...).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { e2eEnv, type E2eEnv } from './env';
+
+/** Flags the issue asks for: headless, no sandbox (root in CI), nothing phoning home. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
+export class Workbench {
+  private constructor(
+    readonly env: E2eEnv,
+    readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly profileDir: string,
+  ) {}
+
+  /** A fresh Chromium profile on code-server's workspace; resolves once the workbench is up. */
+  static async open(): Promise<Workbench> {
+    const env = e2eEnv();
+    const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-chromium-'));
+    const context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: env.chromium,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1440, height: 900 },
+      deviceScaleFactor: 1,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const wb = new Workbench(env, context, page, profileDir);
+    await page.goto(`${env.url}/?folder=${encodeURIComponent(env.workspace)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.part.activitybar').waitFor({ timeout: 60_000 });
+    // Contributed view containers appear once the remote extension host has scanned the
+    // extensions: from then on the extension's commands and views exist.
+    await wb.activityBarItem('GitOps Preview').waitFor({ timeout: 120_000 });
+    return wb;
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+    fs.rmSync(this.profileDir, { recursive: true, force: true });
+  }
+
+  activityBarItem(title: string): Locator {
+    return this.page.locator(`.part.activitybar .action-item a[aria-label^="${title}"]`).first();
+  }
+
+  /** Saves a PNG under the artefacts folder and returns its path. */
+  async screenshot(name: string): Promise<string> {
+    fs.mkdirSync(this.env.artifacts, { recursive: true });
+    const file = path.join(this.env.artifacts, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Runs a command palette entry by its title (as shown in the palette, e.g. "GitOps Preview: Refresh"). */
+  async command(title: string, opts: { timeoutMs?: number } = {}): Promise<void> {
+    const input = await this.openQuickInput('F1');
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ timeout: opts.timeoutMs ?? 20_000 });
+    // Highlight matches the typed text: pick the first row whose label is exactly the title.
+    await this.page.keyboard.press('Enter');
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  }
+
+  private async openQuickInput(key: string): Promise<Locator> {
+    await this.dismissNotifications();
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.page.keyboard.press(key);
+      try {
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        return input;
+      } catch {
+        await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 5 } }).catch(() => undefined);
+      }
+    }
+    throw new Error(`the quick input did not open on ${key}`);
+  }
+
+  /** Opens a workspace file by its path relative to the workspace folder. */
+  async openFile(rel: string): Promise<void> {
+    const input = await this.openQuickInput('F1');
+    await input.fill(rel);
+    const base = path.basename(rel);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: base }).first().waitFor({ timeout: 20_000 });
+    await this.page.keyboard.press('Enter');
+    await this.page.locator(`.tabs-container .tab.active`, { hasText: base }).waitFor({ timeout: 20_000 });
+    await this.editor().waitFor({ timeout: 20_000 });
+  }
+
+  /** The active text editor's Monaco instance. */
+  editor(): Locator {
+    return this.page.locator('.editor-group-container.active .monaco-editor').first();
+  }
+
+  /** Moves the cursor to the end of a 1-based line of the active editor (Go to Line). */
+  async goToLineEnd(line: number): Promise<void> {
+    await this.editor().locator('.view-lines').click();
+    const input = await this.openQuickInput('Control+G');
+    await input.fill(`:${line}`);
+    await this.page.keyboard.press('Enter');
+    await this.page.keyboard.press('End');
+  }
+
+  /** Text of the active editor's visible lines, top to bottom. */
+  async editorText(): Promise<string> {
+    const lines = this.editor().locator('.view-lines .view-line');
+    const items = await lines.evaluateAll((els) =>
+      els.map((e) => ({ top: parseFloat((e as HTMLElement).style.top || '0'), text: (e.textContent ?? '').replace(/\u00a0/g, ' ') })),
+    );
+    return items.sort((a, b) => a.top - b.top).map((i) => i.text).join('\n');
+  }
+
+  /** Rows of the tree view with the given id (contributed view), as their accessible labels. */
+  async treeRows(viewTitle: string): Promise<string[]> {
+    const pane = this.viewPane(viewTitle);
+    return pane.locator('.monaco-list-row').evaluateAll((els) =>
+      els.map((e) => (e.getAttribute('aria-label') ?? e.textContent ?? '').trim()),
+    );
+  }
+
+  viewPane(viewTitle: string): Locator {
+    return this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: viewTitle }) }).first();
+  }
+
+  /** Rows of the Problems panel (opens it first). */
+  async problems(): Promise<string[]> {
+    await this.command('View: Focus Problems (Errors, Warnings, Infos)').catch(async () => this.command('Problems: Focus on Problems View'));
+    const panel = this.page.locator('.markers-panel');
+    await panel.waitFor({ timeout: 10_000 });
+    return panel.locator('.monaco-list-row').evaluateAll((els) =>
+      els.map((e) => (e.getAttribute('aria-label') ?? e.textContent ?? '').trim()),
+    );
+  }
+
+  /** Polls until `check` returns a value other than undefined; throws with `what` after timeoutMs. */
+  async until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    for (;;) {
+      try {
+        const v = await check();
+        if (v !== undefined) return v;
+      } catch (err) {
+        last = err;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`timed out waiting for ${what}${last ? `: ${last instanceof Error ? last.message : String(last)}` : ''}`);
+      }
+      await this.page.waitForTimeout(100);
+    }
+  }
+
+  /** Closes toasts that would cover what a screenshot should show. */
+  async dismissNotifications(): Promise<void> {
+    const toasts = this.page.locator('.notification-toast .codicon-notifications-clear, .notification-toast .codicon-close');
+    const n = await toasts.count();
+    for (let i = n - 1; i >= 0; i--) await toasts.nth(i).click({ timeout: 1_000 }).catch(() => undefined);
+  }
+
+  /** Text of the visible notifications toasts. */
+  async notifications(): Promise<string[]> {
+    return this.page.locator('.notification-toast .notification-list-item-message').allTextContents();
+  }
+}
