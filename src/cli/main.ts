@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { EXIT_USAGE, UsageError, type CliIO, type CommandRunner } from './io';
 import { runTree } from './commands/tree';
+import { runBuild, BUILD_USAGE } from './commands/build';
 import { runDiff, DIFF_SUMMARY } from './commands/diff';
 import { runCheck } from './commands/check';
 import { runReconcile, runResume, runSuspend, RECONCILE_SUMMARY, RESUME_SUMMARY, SUSPEND_SUMMARY } from './commands/reconcile';
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
   resume: { run: runResume, summary: RESUME_SUMMARY },
   check: { run: runCheck, summary: 'check [DIR] [--format text|json|sarif|github]  ordering and correctness diagnostics (exit 1 on errors)' },
   diff: { run: runDiff, summary: DIFF_SUMMARY },
+  build: { run: runBuild, summary: BUILD_USAGE },
   tree: { run: runTree, summary: 'tree [DIR] [--format text|json]      what each Flux Kustomization applies, per cluster' },
 };
 

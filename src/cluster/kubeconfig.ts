@@ -43,7 +43,7 @@ export function kubeconfigFiles(opts: Pick<KubeConfigOptions, 'kubeconfigPath' |
       .map((f) => f.trim())
       .filter((f) => f)
       .map((f) => path.resolve(expandHome(f, opts.env)));
-  if (opts.kubeconfigPath?.trim()) return { files: split(opts.kubeconfigPath), origin: 'the kubeconfig setting' };
+  if (opts.kubeconfigPath?.trim()) return { files: split(opts.kubeconfigPath), origin: 'configured kubeconfig path' };
   if (opts.env.KUBECONFIG?.trim()) return { files: split(opts.env.KUBECONFIG), origin: 'KUBECONFIG' };
   const home = opts.env.HOME ?? opts.env.USERPROFILE;
   return { files: home ? [path.join(home, '.kube', 'config')] : [], origin: '~/.kube/config' };

@@ -3,6 +3,8 @@ import { RepoService } from './repoService';
 import { registerTree } from './tree/registerTree';
 import { registerNavigation } from './navigation/registerNavigation';
 import { registerCluster } from './status';
+import { registerDiagnostics } from './diagnostics/index';
+import { registerDrift } from './drift';
 
 /**
  * What every feature module receives. Features register their own providers and commands in a
@@ -16,7 +18,7 @@ export interface Services {
 type Feature = (context: vscode.ExtensionContext, services: Services) => void;
 
 /** Feature modules, in registration order. */
-const FEATURES: Feature[] = [registerTree, registerNavigation, registerCluster];
+const FEATURES: Feature[] = [registerTree, registerNavigation, registerCluster, registerDiagnostics, registerDrift];
 
 export function activate(context: vscode.ExtensionContext): void {
   const folder = vscode.workspace.workspaceFolders?.[0];

@@ -43,6 +43,12 @@ export class RepoService implements vscode.Disposable {
     return this.repo.model();
   }
 
+  /** Re-reads the whole tree (catches changes a file watcher missed) and tells every listener. */
+  reload(): void {
+    this.repo.workspace.load();
+    this.emitter.fire(this.model());
+  }
+
   private changed(modelChanged: boolean): void {
     if (!modelChanged) return;
     if (this.pending) clearTimeout(this.pending);

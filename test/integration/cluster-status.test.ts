@@ -10,6 +10,11 @@ import { getTestCluster, kubeRequest, readAuditLog, type AuditEvent, type TestCl
 import type { ClusterClient } from '../../src/cluster/client';
 import { FluxStatusWatcher } from '../../src/cluster/watch';
 import { FLUX_TYPES, fluxType } from '../../src/core/status/fluxKinds';
+import { liveLookup } from '../../src/cluster/liveLookup';
+import { Repo } from '../../src/core/repo';
+import type { RepoModel } from '../../src/core/model/graph';
+import { memoryHost } from '../../src/core/workspace/host';
+import { childrenOf, present, rootNodes, type TreeNode } from '../../src/core/tree/viewModel';
 import { clientFor, createFlux, createNamespace, uniqueName, writeStatus } from './cluster-helpers';
 
 const COUNTS: Record<string, number> = { Kustomization: 250, HelmRelease: 150, GitRepository: 100 };
@@ -103,6 +108,48 @@ describe('live status watcher', () => {
     }
   });
 
+  test('the Flux tree over a 500-object workspace decorates every node from the cache, without per-node requests', async () => {
+    const agent = uniqueName('gitops-preview-tree-test');
+    const requests: string[] = [];
+    const client = clientFor(cluster.kubeconfig, agent, (method, p) => requests.push(`${method} ${p}`));
+    const watcher = new FluxStatusWatcher(client, { debounceMs: 20 });
+    watcher.start();
+    try {
+      assert.equal(await watcher.whenSynced(30_000), undefined);
+      const model = workspaceModel(ns, [...names, { kind: 'Kustomization', name: 'workspace-only' }]);
+      const live = liveLookup(watcher, () => model);
+      const afterSync = requests.length;
+
+      const seen = new Map<string, string>();
+      const walk = (nodes: TreeNode[]): void => {
+        for (const n of nodes) {
+          const p = present(n, model, live);
+          if (n.type === 'flux') seen.set(`${n.applied.kind}/${n.applied.namespace}/${n.applied.name}`, p.contextValue);
+          walk(childrenOf(n));
+        }
+      };
+      walk(rootNodes(model, live));
+      assert.ok(seen.size >= 501, `presented ${seen.size} Flux nodes`);
+      assert.equal(seen.get(`Kustomization/${ns}/workspace-only`), 'flux:Kustomization:absent');
+      assert.equal(seen.get(`Kustomization/${ns}/kustomization-100`), 'flux:Kustomization:inCluster:unknown');
+      assert.equal(seen.get(`GitRepository/${ns}/gitrepository-50`), 'flux:source:GitRepository:inCluster:unknown');
+      assert.equal(requests.length, afterSync, `no request while building the tree: ${requests.slice(afterSync).join(', ')}`);
+      // Objects of this namespace that the workspace has are not "cluster only".
+      assert.deepEqual(live.clusterOnly().filter((s) => s.namespace === ns), []);
+
+      await writeStatus(admin, { kind: 'Kustomization', namespace: ns, name: 'kustomization-100' }, { status: 'False', message: 'dependency not ready' });
+      await eventually('the change reaches the tree', () => {
+        seen.clear();
+        walk(rootNodes(model, live));
+        return seen.get(`Kustomization/${ns}/kustomization-100`) === 'flux:Kustomization:inCluster:notReady';
+      });
+      assert.equal(live.get('Kustomization', ns, 'kustomization-100')?.message, 'dependency not ready');
+      assert.deepEqual(requests.slice(afterSync), [], 'updates come through the open watches');
+    } finally {
+      watcher.stop();
+    }
+  });
+
   test('read paths send no write request: the audit log has only get/list/watch from them', async () => {
     const agent = uniqueName('gitops-preview-readpaths-test');
     const client = clientFor(cluster.kubeconfig, agent);
@@ -140,6 +187,20 @@ describe('live status watcher', () => {
     }
   });
 });
+
+/** A workspace whose cluster root applies one YAML file with these objects (all in namespace ns). */
+function workspaceModel(ns: string, objects: Array<{ kind: string; name: string }>): RepoModel {
+  const sync = [
+    'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 1m\n  url: https://example.com/repo\n',
+    'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./clusters/test\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n',
+  ].join('---\n');
+  const docs = objects.map(({ kind, name }) => {
+    const t = fluxType(kind)!;
+    return `apiVersion: ${t.group}/${t.version}\nkind: ${kind}\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  interval: 10m\n`;
+  });
+  const repo = new Repo('/ws', memoryHost('/ws', { 'clusters/test/flux-system/gotk-sync.yaml': sync, 'clusters/test/apps.yaml': docs.join('---\n') }));
+  return repo.model();
+}
 
 async function deleteObject(cluster: TestCluster, kind: string, ns: string, name: string): Promise<void> {
   const t = fluxType(kind)!;

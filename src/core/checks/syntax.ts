@@ -21,12 +21,13 @@ export function checkSyntax(ctx: CheckContext): void {
     }
     for (const doc of file.docs) {
       for (const p of doc.problems) {
+        const message = /call stack/i.test(p.message) ? 'YAML is nested too deeply to be read' : p.message;
         ctx.diagnostics.push({
           rule: 'yaml-syntax',
           severity: 'error',
           file: file.path,
           range: p.range,
-          message: `${p.message} (document ${doc.index + 1}); kustomize fails to build any Kustomization that includes this file.`,
+          message: `${message} (document ${doc.index + 1}); kustomize fails to build any Kustomization that includes this file.`,
           related: [],
         });
       }

@@ -234,9 +234,13 @@ function missingKind(ctx: ObjectContext, base: Omit<DriftEntry, 'verdict' | 'cha
 
 function errorEntry(base: Omit<DriftEntry, 'verdict' | 'changes'>, error: ApiError, desired: KubeJson, live: KubeJson | undefined): DriftEntry {
   const reason = error.reason ? ` (${error.reason})` : '';
-  const raw = error.kind === 'notFound' && !base.id.namespace && error.message.includes('namespace')
-    ? `${base.subject} namespace not specified: ${error.message}`
-    : `${base.subject} dry-run failed${reason}: ${error.message}`;
+  // The wording of fluxcd/pkg ssa DryRunErr.
+  const raw =
+    error.kind === 'notFound'
+      ? base.id.namespace
+        ? `${base.subject} not found: ${error.message}`
+        : `${base.subject} namespace not specified: ${error.message}`
+      : `${base.subject} dry-run failed${reason}: ${error.message}`;
   const message = scrubSecretValues(raw, desired, live);
   return { ...base, verdict: 'error', reason: message, error: { ...error, message: scrubSecretValues(error.message, desired, live) }, changes: [] };
 }

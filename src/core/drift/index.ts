@@ -9,3 +9,4 @@ export { MASK, MASK_AFTER, MASK_BEFORE, maskSecretPair, scrubSecretValues } from
 export { normalizeDesired, withoutNoise } from './normalize';
 export { fieldChanges, kustomizeDrifted, helmDrifted, deepEqual } from './compare';
 export { inventoryOf, staleEntries, parseInventoryId, inventoryId } from './inventory';
+export { liveValueMarks, formatLiveValue, type LiveValueMark } from './locate';

@@ -2,3 +2,4 @@ export * from './parse';
 export * from './evaluate';
 export * from './scan';
 export * from './resolve';
+export * from './describe';

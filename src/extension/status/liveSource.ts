@@ -1,19 +1,14 @@
 import * as vscode from 'vscode';
+import { liveLookup, type LiveLookupView } from '../../cluster/liveLookup';
 import type { RepoModel } from '../../core/model/graph';
 import type { LiveObjectStatus, LiveStatusSource } from '../tree/liveStatus';
 import type { ClusterConnection } from './connection';
 
-const FLUX_KINDS = new Set(['Kustomization', 'HelmRelease', 'GitRepository', 'OCIRepository', 'HelmRepository', 'HelmChart', 'Bucket', 'ExternalArtifact']);
-const key = (kind: string, ns: string, name: string) => `${kind}/${ns}/${name}`;
-
-/**
- * The tree's view of the cluster: lookups in the watcher's cache only (no request per node), "Absent"
- * once a kind has been listed without the object, and the Flux objects the workspace does not have.
- */
+/** The tree's LiveStatusSource: the connection's watcher cache, seen through `liveLookup`. */
 export class WatchLiveStatusSource implements LiveStatusSource, vscode.Disposable {
   readonly onDidChange: vscode.Event<void>;
-  private workspaceKeys: Set<string> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private view: { watcher: unknown; lookup: LiveLookupView } | undefined;
 
   constructor(
     private readonly connection: ClusterConnection,
@@ -22,14 +17,7 @@ export class WatchLiveStatusSource implements LiveStatusSource, vscode.Disposabl
   ) {
     const emitter = new vscode.EventEmitter<void>();
     this.onDidChange = emitter.event;
-    this.disposables.push(
-      emitter,
-      connection.onDidChange(() => emitter.fire()),
-      onDidChangeModel(() => {
-        this.workspaceKeys = undefined;
-        emitter.fire();
-      }),
-    );
+    this.disposables.push(emitter, connection.onDidChange(() => emitter.fire()), onDidChangeModel(() => emitter.fire()));
   }
 
   get connected(): boolean {
@@ -43,35 +31,22 @@ export class WatchLiveStatusSource implements LiveStatusSource, vscode.Disposabl
     return undefined;
   }
 
-  get(kind: string, namespace: string, name: string): LiveObjectStatus | undefined {
+  private lookup(): LiveLookupView | undefined {
     const watcher = this.connection.watcher;
     if (!watcher || !this.connected) return undefined;
-    const status = watcher.get(kind, namespace, name);
-    if (status) return status;
-    return watcher.kindSynced(kind) ? { kind, namespace, name, state: 'Absent' } : undefined;
+    if (this.view?.watcher !== watcher) this.view = { watcher, lookup: liveLookup(watcher, this.model) };
+    return this.view.lookup;
+  }
+
+  get(kind: string, namespace: string, name: string): LiveObjectStatus | undefined {
+    return this.lookup()?.get(kind, namespace, name);
   }
 
   clusterOnly(): LiveObjectStatus[] {
-    const watcher = this.connection.watcher;
-    if (!watcher || !this.connected) return [];
-    const known = (this.workspaceKeys ??= workspaceFluxKeys(this.model()));
-    return watcher
-      .all()
-      .filter((s) => !known.has(key(s.kind, s.namespace, s.name)))
-      .sort((a, b) => a.kind.localeCompare(b.kind) || a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+    return this.lookup()?.clusterOnly() ?? [];
   }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/** Flux objects of the workspace under the namespace they end up in (after Kustomization namespace/targetNamespace). */
-function workspaceFluxKeys(model: RepoModel): Set<string> {
-  const keys = new Set<string>();
-  for (const applied of model.appliedById.values()) {
-    for (const a of applied) if (FLUX_KINDS.has(a.kind)) keys.add(key(a.kind, a.namespace ?? '', a.name));
-  }
-  for (const o of model.unapplied) if (FLUX_KINDS.has(o.kind)) keys.add(key(o.kind, o.namespace ?? 'default', o.name));
-  return keys;
 }

@@ -41,9 +41,7 @@ export function registerTree(context: vscode.ExtensionContext, services: Service
     }),
     vscode.commands.registerCommand('gitopsPreview.refresh', () => {
       // A full re-read catches changes the file watcher missed (files edited outside VS Code on some mounts).
-      services.repo.repo.workspace.load();
-      updateEmpty();
-      provider.refresh();
+      services.repo.reload();
     }),
     vscode.commands.registerCommand('gitopsPreview.openObject', async (node?: TreeNode) => {
       const item = node ? provider.getTreeItem(node) : undefined;

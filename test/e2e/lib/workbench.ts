@@ -140,6 +140,24 @@ export class Workbench {
     return this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: viewTitle }) }).first();
   }
 
+  /**
+   * Moves the keyboard focus in a list widget (code action menu, quick pick) to the row with the
+   * given label and presses Enter; the pointer is blocked over these menus, the keyboard is not.
+   */
+  async chooseFocusedRow(container: string, label: string): Promise<void> {
+    const rows = this.page.locator(`${container} .monaco-list-row`);
+    const n = await rows.count();
+    for (let i = 0; i <= n; i++) {
+      const focused = await this.page.locator(`${container} .monaco-list-row.focused`).first().getAttribute('aria-label').catch(() => null);
+      if (focused?.includes(label)) {
+        await this.page.keyboard.press('Enter');
+        return;
+      }
+      await this.page.keyboard.press('ArrowDown');
+    }
+    throw new Error(`no row "${label}" in ${container}`);
+  }
+
   /** Rows of the Problems panel (opens it first). */
   async problems(): Promise<string[]> {
     await this.command('View: Focus Problems (Errors, Warnings, Infos)').catch(async () => this.command('Problems: Focus on Problems View'));

@@ -1,0 +1,27 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { RULES } from '../../../src/core/checks/index';
+import { check, diskRepo, expectedMarkers, FIXTURES, keys } from './helpers';
+
+/**
+ * Each rule has a `fail` repo, whose flagged lines carry `# expect: <rule>` markers, and a `pass`
+ * repo with none. The diagnostics must be exactly the markers: rule, file and line.
+ */
+const rules = Object.keys(RULES).filter((r) => r !== 'substitution-invalid');
+
+for (const rule of rules) {
+  for (const variant of ['fail', 'pass'] as const) {
+    test(`${rule} (${variant})`, () => {
+      const dir = `${FIXTURES}/${rule}/${variant}`;
+      assert.ok(fs.existsSync(dir), `missing fixture ${dir}`);
+      const repo = diskRepo(dir);
+      const result = check(repo);
+      assert.deepEqual(result.failures, []);
+      const expected = expectedMarkers(dir);
+      if (variant === 'fail') assert.ok(expected.some((e) => e.startsWith(`${rule}|`)), 'a fail fixture must expect its rule');
+      else assert.deepEqual(expected, []);
+      assert.deepEqual(keys(repo, result), expected);
+    });
+  }
+}
