@@ -155,7 +155,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const spec = asRecord(hr.applied.object.body.spec) ?? {};
   const namespace = hr.targetNamespace;
   const hrNamespace = hr.applied.namespace ?? 'default';
-  const vals = helmReleaseValues(model, hr.applied.cluster, spec, hrNamespace);
+  const vals = helmReleaseValues(model, hr.applied.cluster, spec, hrNamespace, opts.revealSecretValues === true);
   if (vals.error) return fail('invalid', `${label}: ${vals.error}`);
   const warnings = [...vals.warnings];
   const loc = locateChart(model, hr);
@@ -212,6 +212,13 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
     if (!run.ok) return { ok: false, error: { ...run.error, message: `${label}: ${run.error.message.split(tmp + '/').join('')}` } };
 
     let manifest = run.value.stdout;
+    // Post-renderers drop helm's `# Source:` comments; remember them by object identity first.
+    const origins = new Map<string, RenderedObject['origin']>();
+    for (const doc of parseAllDocuments(manifest)) {
+      const o = asRecord(doc.toJS());
+      const origin = sourceComment(`${doc.commentBefore ?? ''}\n${doc.contents?.commentBefore ?? ''}`, loc.value);
+      if (o && origin) origins.set(`${o.kind}/${asString(asRecord(o.metadata)?.name)}`, origin);
+    }
     const postRenderers = asArray(spec.postRenderers).map((p) => asRecord(asRecord(p)?.kustomize)).filter((k): k is Record<string, any> => !!k);
     if (postRenderers.length) {
       const post = await kustomizePostRender(manifest, postRenderers, opts, tmp, label);
@@ -238,7 +245,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
       if (common) setCommonMetadata(obj, asRecord(common.labels), asRecord(common.annotations));
       obj.metadata.labels = { ...(asRecord(obj.metadata.labels) ?? {}), [HELM_NAME_LABEL]: hr.applied.name, [HELM_NAMESPACE_LABEL]: hrNamespace };
       const rendered = obj as RenderedObject;
-      const origin = sourceComment(`${doc.commentBefore ?? ''}\n${doc.contents?.commentBefore ?? ''}`, loc.value);
+      const origin = origins.get(`${obj.kind}/${asString(obj.metadata?.name)}`);
       if (origin) rendered.origin = origin;
       objects.push(rendered);
     }

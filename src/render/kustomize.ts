@@ -137,7 +137,7 @@ export function splitDocuments(output: string): string[] {
 export function postBuild(model: RepoModel, ks: KustomizationNode, view: SourceView, output: string, opts: RenderOptions, dropOrigins: boolean): Errorable<RenderResult> {
   const label = ksLabel(ks);
   const warnings: string[] = [];
-  const pb = postBuildVariables(model, ks);
+  const pb = postBuildVariables(model, ks, opts.revealSecretValues === true);
   warnings.push(...pb.warnings);
   const strict = opts.strictSubstitution ?? true;
   const spec = asRecord(ks.applied.object.body.spec) ?? {};

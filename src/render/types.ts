@@ -38,6 +38,11 @@ export interface RenderOptions {
    * a `${var}` without default and without value fails the build.
    */
   strictSubstitution?: boolean;
+  /**
+   * Values taken from Secrets (postBuild substituteFrom, HelmRelease valuesFrom) come out as `***`
+   * unless this is true; only for code that compares without displaying.
+   */
+  revealSecretValues?: boolean;
   /** Environment for child processes (PATH lookup too); default process.env. */
   env?: NodeJS.ProcessEnv;
 }

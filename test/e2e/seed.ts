@@ -189,9 +189,10 @@ export async function seed(args: Args, log: (line: string) => void = console.log
 
   // Root: the Kustomization in clusters/<name>/flux-system/gotk-sync.yaml.
   const sync = yamlObjects(fs.readFileSync(path.join(args.repo, 'clusters', args.cluster, 'flux-system', 'gotk-sync.yaml'), 'utf8'));
-  const root = sync.find((o) => o.kind === 'Kustomization');
-  if (!root) throw new Error(`no Kustomization in clusters/${args.cluster}/flux-system/gotk-sync.yaml`);
+  const found = sync.find((o) => o.kind === 'Kustomization');
+  if (!found) throw new Error(`no Kustomization in clusters/${args.cluster}/flux-system/gotk-sync.yaml`);
 
+  const root: Obj = found;
   const queue: Obj[] = [root];
   const done = new Set<string>();
   const helmReleases = new Map<string, Obj>();

@@ -2,6 +2,7 @@
 // fields, missing CRDs, RBAC, cancellation, both HelmRelease modes, and proof from the audit log
 // that nothing but dry-run writes were sent. Run: bash test/integration/run.sh
 import assert from 'node:assert/strict';
+import { setMaxListeners } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { clusterDriftApi } from '../../src/cluster/dryRun';
 import { driftHelmRelease } from '../../src/cluster/driftRun';
@@ -190,6 +191,7 @@ describe('drift against the test cluster', () => {
   test('a cancelled run stops sending requests and reports cancelled', async () => {
     const many = Array.from({ length: 80 }, (_, i) => cm(`bulk-${i}`, { i: String(i) }));
     const ac = new AbortController();
+    setMaxListeners(0, ac.signal);
     let patches = 0;
     const client = driftClient(cluster.kubeconfig, (method) => {
       if (method === 'PATCH') patches++;

@@ -83,6 +83,7 @@ export function replacePathValue(values: Values, path: string, value: string, li
   for (let i = 0; i < segs.length - 1; i++) {
     const s = segs[i];
     const nextIsIndex = typeof segs[i + 1] === 'number';
+    if (Array.isArray(node) && typeof s === 'number') while (node.length < s) node.push(null);
     if (node[s] === undefined || node[s] === null || typeof node[s] !== 'object') node[s] = nextIsIndex ? [] : {};
     node = node[s];
   }
@@ -98,7 +99,15 @@ export interface ValuesResult {
 }
 
 /** The values helm-controller passes to the chart for `hr` (applied in `cluster`, namespace `namespace`). */
-export function helmReleaseValues(model: RepoModel, cluster: ClusterModel, spec: Record<string, any>, namespace: string): ValuesResult {
+/** Every scalar of a values tree replaced by `***` (structure kept, so the chart still renders). */
+export function maskLeaves(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(maskLeaves);
+  const r = asRecord(v);
+  if (r) return Object.fromEntries(Object.entries(r).map(([k, x]) => [k, maskLeaves(x)]));
+  return v === null || v === undefined ? v : MASK;
+}
+
+export function helmReleaseValues(model: RepoModel, cluster: ClusterModel, spec: Record<string, any>, namespace: string, revealSecrets = false): ValuesResult {
   const warnings: string[] = [];
   let result: Values = {};
   const inline = asRecord(spec.values) ?? {};
@@ -114,13 +123,17 @@ export function helmReleaseValues(model: RepoModel, cluster: ClusterModel, spec:
       if (ref.optional !== true) warnings.push(`${label} is not in the workspace (the cluster may have it): its values are not included.`);
       continue;
     }
-    const { data, masked } = dataOf(object);
-    const raw = data.get(key);
+    const { data, masked: sops } = dataOf(object);
+    const hide = kind === 'Secret' && !revealSecrets;
+    const masked = sops || hide;
+    if (hide) warnings.push(`${label}: values from Secrets are shown as ${MASK}.`);
+    let raw = data.get(key);
     if (raw === undefined) {
       if (ref.optional !== true) return { values: result, warnings, error: `${label}: key '${key}' not found` };
       continue;
     }
     const targetPath = asString(ref.targetPath);
+    if (hide && targetPath) raw = MASK;
     if (targetPath) {
       result = mergeMaps(result, inline);
       try {
@@ -128,10 +141,10 @@ export function helmReleaseValues(model: RepoModel, cluster: ClusterModel, spec:
       } catch (err) {
         return { values: result, warnings, error: `${label}: cannot set targetPath '${targetPath}': ${(err as Error).message}` };
       }
-      if (masked && raw === MASK) warnings.push(`${label} is SOPS-encrypted: ${targetPath} is shown as ${MASK}.`);
+      if (sops && raw === MASK) warnings.push(`${label} is SOPS-encrypted: ${targetPath} is shown as ${MASK}.`);
       continue;
     }
-    if (masked && raw === MASK) {
+    if (sops && raw === MASK) {
       warnings.push(`${label} is SOPS-encrypted: its values cannot be read (never decrypted) and are left out.`);
       continue;
     }
@@ -142,7 +155,7 @@ export function helmReleaseValues(model: RepoModel, cluster: ClusterModel, spec:
       return { values: result, warnings, error: `${label}: key '${key}' is not valid YAML: ${(err as Error).message.split('\n')[0]}` };
     }
     if (parsed !== null && parsed !== undefined && !asRecord(parsed)) return { values: result, warnings, error: `${label}: key '${key}' is not a YAML map` };
-    result = mergeMaps(result, asRecord(parsed) ?? {});
+    result = mergeMaps(result, asRecord(hide ? maskLeaves(parsed) : parsed) ?? {});
   }
   return { values: mergeMaps(result, inline), warnings };
 }

@@ -79,7 +79,7 @@ export function findClusterObject(model: RepoModel, cluster: ClusterModel, kind:
 }
 
 /** kustomize-controller's LoadVariables plus the inline `substitute` map (which wins). */
-export function postBuildVariables(model: RepoModel, ks: KustomizationNode): PostBuildVariables {
+export function postBuildVariables(model: RepoModel, ks: KustomizationNode, revealSecrets = false): PostBuildVariables {
   const spec = asRecord(ks.applied.object.body.spec) ?? {};
   const postBuild = asRecord(spec.postBuild);
   const warnings: string[] = [];
@@ -101,7 +101,9 @@ export function postBuildVariables(model: RepoModel, ks: KustomizationNode): Pos
     }
     const { data, masked } = dataOf(object);
     if (masked) warnings.push(`substituteFrom ${kind}/${namespace}/${name} is SOPS-encrypted: its values are shown as ${MASK} (never decrypted).`);
-    for (const [k, v] of data) vars.set(k, v === MASK && masked ? MASK_SENTINEL : v.replace(/\n/g, ''));
+    const hide = kind === 'Secret' && !revealSecrets;
+    if (hide && data.size) warnings.push(`Variables from Secret ${namespace}/${name} are shown as ${MASK}.`);
+    for (const [k, v] of data) vars.set(k, hide || (v === MASK && masked) ? MASK_SENTINEL : v.replace(/\n/g, ''));
   }
   for (const [k, v] of Object.entries(asRecord(postBuild.substitute) ?? {})) {
     vars.set(k, String(v ?? '').replace(/\n/g, ''));

@@ -60,6 +60,17 @@ export class Workbench {
     return this.page.locator(`.part.activitybar .action-item a[aria-label^="${title}"]`).first();
   }
 
+  /** Drags the side bar's edge so it is `width` pixels wide (long tree labels stay readable). */
+  async widenSideBar(width: number): Promise<void> {
+    const box = await this.page.locator('.part.sidebar').boundingBox();
+    if (!box) return;
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width - 1, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 5 });
+    await this.page.mouse.up();
+  }
+
   /** Saves a PNG under the artefacts folder and returns its path. */
   async screenshot(name: string): Promise<string> {
     fs.mkdirSync(this.env.artifacts, { recursive: true });
@@ -123,7 +134,7 @@ export class Workbench {
   async editorText(): Promise<string> {
     const lines = this.editor().locator('.view-lines .view-line');
     const items = await lines.evaluateAll((els) =>
-      els.map((e) => ({ top: parseFloat((e as HTMLElement).style.top || '0'), text: (e.textContent ?? '').replace(/\u00a0/g, ' ') })),
+      els.map((e) => ({ top: parseFloat((e as unknown as { style: { top: string } }).style.top || '0'), text: (e.textContent ?? '').replace(/\u00a0/g, ' ') })),
     );
     return items.sort((a, b) => a.top - b.top).map((i) => i.text).join('\n');
   }

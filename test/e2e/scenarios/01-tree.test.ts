@@ -29,6 +29,11 @@ test('the Flux tree shows the demo cluster and its Kustomizations', async () => 
     if ((await collapsed.count()) > 0) await collapsed.first().click();
     return undefined;
   });
+  // For the screenshot: a wider side bar and the apps Kustomization opened.
+  await wb.widenSideBar(560);
+  const apps = pane.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'apps' }).first();
+  if ((await apps.count()) > 0) await apps.click();
+  await pane.locator('.monaco-list-row', { hasText: 'web-config' }).first().waitFor({ timeout: 10_000 }).catch(() => undefined);
   await wb.screenshot('01-tree');
 
   assert.ok(rows.some((r) => /\bdemo\b/.test(r)), `no row for cluster demo in:\n${rows.join('\n')}`);

@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli } from '../../../src/cli/main';
+import type { CliIO } from '../../../src/cli/io';
+import { FIXTURES, REPO_ROOT } from './helpers';
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: REPO_ROOT, env: {} };
+  const code = await runCli(args, io);
+  return { code, out, err };
+}
+
+test('check --format json: contract, relative files, 1-based positions, exit 1 on errors', async () => {
+  const { code, out } = await cli(['check', `${FIXTURES}/depends-on-not-found/fail`, '--format', 'json']);
+  assert.equal(code, 1);
+  const json = JSON.parse(out);
+  assert.deepEqual(
+    json.diagnostics.map((d: any) => [d.rule, d.severity, d.file, d.line, d.column]),
+    [
+      ['depends-on-not-found', 'error', 'clusters/test/apps.yaml', 15, 13],
+      ['depends-on-not-found', 'error', 'clusters/test/apps.yaml', 16, 13],
+    ],
+  );
+  assert.equal(typeof json.diagnostics[0].message, 'string');
+});
+
+test('check: exit 0 without errors (warnings allowed), 2 on usage errors', async () => {
+  assert.equal((await cli(['check', `${FIXTURES}/depends-on-not-found/pass`])).code, 0);
+  const warnOnly = await cli(['check', `${FIXTURES}/crd-order-no-wait/fail`]);
+  assert.equal(warnOnly.code, 0);
+  assert.match(warnOnly.out, /crd-order-no-wait/);
+  assert.equal((await cli(['check', '--format', 'xml', FIXTURES])).code, 2);
+  const missing = await cli(['check', `${FIXTURES}/does-not-exist`]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /no such directory/);
+});
+
+test('check --format text and github', async () => {
+  const text = await cli(['check', `${FIXTURES}/depends-on-cycle/fail`]);
+  assert.match(text.out, /^clusters\/test\/a.yaml:15:13: error \[depends-on-cycle\] /m);
+  assert.match(text.out, /3 error\(s\), 0 warning\(s\)/);
+  const gh = await cli(['check', `${FIXTURES}/depends-on-cycle/fail`, '--format', 'github']);
+  const lines = gh.out.trim().split('\n');
+  assert.equal(lines.length, 3);
+  assert.match(lines[0], /^::error file=clusters\/test\/a.yaml,line=15,col=13,endLine=15,endColumn=14,title=depends-on-cycle::dependsOn cycle /);
+});
+
+test('check --format sarif: SARIF 2.1.0 structure', async () => {
+  const { code, out } = await cli(['check', `${FIXTURES}/crd-order/fail`, '--format', 'sarif']);
+  assert.equal(code, 1);
+  const sarif = JSON.parse(out);
+  assert.equal(sarif.version, '2.1.0');
+  assert.match(sarif.$schema, /sarif-2\.1\.0/);
+  assert.equal(sarif.runs.length, 1);
+  const run = sarif.runs[0];
+  assert.equal(run.tool.driver.name, 'gitops-preview');
+  const ruleIds = run.tool.driver.rules.map((r: any) => r.id);
+  assert.ok(ruleIds.includes('crd-order'));
+  assert.equal(run.results.length, 2);
+  for (const r of run.results) {
+    assert.equal(r.ruleId, 'crd-order');
+    assert.equal(run.tool.driver.rules[r.ruleIndex].id, r.ruleId);
+    assert.ok(['error', 'warning', 'note', 'none'].includes(r.level));
+    assert.equal(typeof r.message.text, 'string');
+    const loc = r.locations[0].physicalLocation;
+    assert.equal(loc.artifactLocation.uriBaseId, 'SRCROOT');
+    assert.ok(!loc.artifactLocation.uri.startsWith('/'));
+    assert.ok(loc.region.startLine >= 1 && loc.region.startColumn >= 1);
+    assert.ok(r.relatedLocations.length >= 1);
+  }
+});

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { Repo } from '../../../src/core/repo';
+import { diskHost } from '../../../src/node/fsHost';
+import { postBuildVariables, OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL } from '../../../src/core/render/postbuild';
+import { postBuild, splitDocuments } from '../../../src/render/kustomize';
+import { MASK_SENTINEL } from '../../../src/core/render/mask';
+
+const root = path.resolve(__dirname, '../../fixtures/render/app-repo').split(path.sep).join('/');
+const model = new Repo(root, diskHost).model();
+const cluster = model.clusters[0];
+const apps = cluster.kustomizations.find((k) => k.applied.name === 'apps')!;
+
+test('variables: substituteFrom in order, inline substitute wins, Secret values masked unless revealed', () => {
+  const pb = postBuildVariables(model, apps);
+  assert.equal(pb.incomplete, false, 'the optional missing ConfigMap does not make variables incomplete');
+  assert.equal(pb.vars?.get('DOMAIN'), 'override.example.org');
+  assert.equal(pb.vars?.get('REPLICAS'), '3');
+  assert.equal(pb.vars?.get('TOKEN'), MASK_SENTINEL);
+  assert.ok(pb.warnings.some((w) => w.includes('cluster-secrets')));
+  assert.equal(postBuildVariables(model, apps, true).vars?.get('TOKEN'), 's3cr3t', 'base64 data is decoded');
+});
+
+const output = [
+  'apiVersion: v1',
+  'kind: ConfigMap',
+  'metadata:',
+  '  name: a',
+  '  namespace: team-a',
+  'data:',
+  '  replicas: ${REPLICAS}',
+  '  url: https://${DOMAIN}/${MISSING:=x}',
+  '  token: ${TOKEN}',
+  '---',
+  'apiVersion: v1',
+  'kind: ConfigMap',
+  'metadata:',
+  '  name: b',
+  '  labels:',
+  '    kustomize.toolkit.fluxcd.io/substitute: disabled',
+  'data:',
+  '  keep: ${UNSET}',
+  '',
+].join('\n');
+
+test('postBuild substitutes text (values re-typed), honours disabled, masks, sets owner labels and commonMetadata', () => {
+  assert.equal(splitDocuments(output).length, 2);
+  const r = postBuild(model, apps, (apps.source as any).view, output, { allowProcesses: true }, true);
+  assert.ok(r.ok, r.ok ? '' : r.error.message);
+  const [a, b] = r.value.objects as any[];
+  assert.equal(a.data.replicas, 3);
+  assert.equal(a.data.url, 'https://override.example.org/x');
+  assert.equal(a.data.token, '***');
+  assert.equal(b.data.keep, '${UNSET}');
+  for (const o of [a, b]) {
+    assert.equal(o.metadata.labels[OWNER_NAME_LABEL], 'apps');
+    assert.equal(o.metadata.labels[OWNER_NAMESPACE_LABEL], 'flux-system');
+    assert.equal(o.metadata.labels.team, 'a');
+    assert.equal(o.metadata.annotations.owner, 'team-a@example.com');
+  }
+});
+
+test('strict substitution fails naming the object; non-strict empties the variable', () => {
+  const bad = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  x: ${UNDEFINED_VAR}\n';
+  const strict = postBuild(model, apps, (apps.source as any).view, bad, { allowProcesses: true }, true);
+  assert.ok(!strict.ok);
+  assert.equal(strict.error.kind, 'substitution');
+  assert.match(strict.error.message, /ConfigMap\/c.*UNDEFINED_VAR/);
+  const lax = postBuild(model, apps, (apps.source as any).view, bad, { allowProcesses: true, strictSubstitution: false }, true);
+  assert.ok(lax.ok);
+  assert.equal((lax.value.objects[0] as any).data.x, null);
+});
+
+test('objects without apiVersion/kind/name are rejected as Flux does', () => {
+  const r = postBuild(model, apps, (apps.source as any).view, 'kind: ConfigMap\nmetadata:\n  name: x\n', { allowProcesses: true }, true);
+  assert.ok(!r.ok);
+  assert.match(r.error.message, /failed to decode Kubernetes apiVersion, kind and name/);
+});
