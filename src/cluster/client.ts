@@ -260,12 +260,14 @@ export class ClusterClient {
     const options: https.RequestOptions = {};
     const plugin = spawningAuth(this.kc.getCurrentUser());
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     try {
       await Promise.race([
         this.kc.applyToHTTPSOptions(options),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(Object.assign(new Error('credential plugin timed out'), { code: 'ETIMEDOUT' })), this.opts.authTimeoutMs);
-          signal?.addEventListener('abort', () => reject(Object.assign(new Error('cancelled'), { name: 'AbortError' })), { once: true });
+          onAbort = () => reject(Object.assign(new Error('cancelled'), { name: 'AbortError' }));
+          signal?.addEventListener('abort', onAbort, { once: true });
         }),
       ]);
     } catch (e) {
@@ -278,6 +280,8 @@ export class ClusterClient {
       return fail(clusterError('bad-kubeconfig', `Cannot use the credentials of context ${this.context}: ${msg}`));
     } finally {
       if (timer) clearTimeout(timer);
+      // Long runs share one signal across hundreds of requests: leave no listener behind.
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
     return ok(options);
   }

@@ -228,6 +228,13 @@ export async function seed(args: Args, log: (line: string) => void = console.log
       log(`applied ${o.kind}/${o.metadata.namespace ? o.metadata.namespace + '/' : ''}${o.metadata.name} (Kustomization ${ks.metadata.name})`);
       const ns = (await api.resource(o.apiVersion, o.kind)).namespaced ? applied.metadata.namespace : '';
       inventory.push({ id: `${ns}_${o.metadata.name}_${groupOf(o.apiVersion)}_${o.kind}`, v: o.apiVersion.split('/').pop() });
+      if (o.apiVersion.startsWith('source.toolkit.fluxcd.io/')) {
+        // source-controller: an artifact for the revision every Kustomization reports.
+        await api.status(o, {
+          ...ready('Succeeded', `stored artifact for revision '${REVISION}'`),
+          artifact: { path: `${o.kind.toLowerCase()}/${o.metadata.namespace}/${o.metadata.name}/latest.tar.gz`, url: `http://source-controller.flux-system.svc.cluster.local./${o.kind.toLowerCase()}/${o.metadata.namespace}/${o.metadata.name}/latest.tar.gz`, revision: REVISION, digest: 'sha256:' + '0'.repeat(64), lastUpdateTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+        }, 'source-controller');
+      }
       const key = `${o.metadata.namespace}/${o.metadata.name}`;
       const isFlux = (group: string, kind: string) => o.apiVersion.startsWith(`${group}/`) && o.kind === kind;
       if (isFlux('kustomize.toolkit.fluxcd.io', 'Kustomization') && o.metadata.name !== root.metadata.name && !done.has(key) && !queue.some((q) => `${q.metadata.namespace}/${q.metadata.name}` === key)) queue.push(o);

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { ClusterClient } from '../../cluster/client';
 import { driftHelmRelease, driftKustomization, helmDesiredVsDeployed, type DriftOutcome, type DriftRunContext } from '../../cluster/driftRun';
 import { loadKubeConfig } from '../../cluster/kubeconfig';
@@ -67,7 +66,6 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   }
   const client = new ClusterClient(loaded.value, { userAgent: 'gitops-preview-cli' });
   const abort = new AbortController();
-  setMaxListeners(0, abort.signal);
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   const ctx: DriftRunContext = {

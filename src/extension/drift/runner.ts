@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import * as vscode from 'vscode';
 import { ClusterClient } from '../../cluster/client';
 import { driftHelmRelease, driftKustomization, helmDesiredVsDeployed, type DriftOutcome, type DriftRunContext } from '../../cluster/driftRun';
@@ -48,7 +47,6 @@ export async function runDriftFor(
     { location: vscode.ProgressLocation.Notification, title: `Drift of ${label}`, cancellable: true },
     async (progress, token) => {
       const abort = new AbortController();
-      setMaxListeners(0, abort.signal);
       token.onCancellationRequested(() => abort.abort());
       let last = 0;
       const ctx: DriftRunContext = {

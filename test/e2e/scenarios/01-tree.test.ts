@@ -26,13 +26,13 @@ test('the Flux tree shows the demo cluster and its Kustomizations', async () => 
     if (['demo', 'apps', 'infra-crds', 'infra-configs'].every((n) => text.includes(n))) return r;
     // Expand collapsed rows one level at a time, as a person would click the twisties.
     const collapsed = pane.locator('.monaco-list-row[aria-expanded="false"]');
-    if ((await collapsed.count()) > 0) await collapsed.first().click();
+    if ((await collapsed.count()) > 0) await collapsed.first().locator('.monaco-tl-twistie').click();
     return undefined;
   });
   // For the screenshot: a wider side bar and the apps Kustomization opened.
   await wb.widenSideBar(560);
   const apps = pane.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'apps' }).first();
-  if ((await apps.count()) > 0) await apps.click();
+  if ((await apps.count()) > 0) await apps.locator('.monaco-tl-twistie').click();
   await pane.locator('.monaco-list-row', { hasText: 'web-config' }).first().waitFor({ timeout: 10_000 }).catch(() => undefined);
   await wb.screenshot('01-tree');
 
