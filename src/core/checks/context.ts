@@ -57,23 +57,22 @@ export class CheckContext {
    * running Flux, or the remote cluster of the nearest `spec.kubeConfig` up the chain (hub-and-spoke).
    */
   placement(applied: AppliedObject): string {
-    let p = this.placements.get(applied);
-    if (p !== undefined) return p;
     const by = applied.appliedBy;
-    p = by ? this.targetOf(by) : `${applied.cluster.name}`;
-    this.placements.set(applied, p);
-    return p;
+    return by ? this.targetOf(by) : applied.cluster.name;
   }
 
   /** Where a Kustomization's (or HelmRelease's) own `spec.kubeConfig` sends what it applies. */
   targetOf(node: { applied: AppliedObject }): string {
+    let p = this.placements.get(node.applied);
+    if (p !== undefined) return p;
     const kc = asRecord(asRecord(node.applied.object.body.spec)?.kubeConfig);
     if (kc) {
       const secret = asString(asRecord(kc.secretRef)?.name);
       const cm = asString(asRecord(kc.configMapRef)?.name);
-      return `${node.applied.cluster.name}|kubeconfig:${node.applied.namespace}/${secret ?? ''}/${cm ?? ''}`;
-    }
-    return this.placement(node.applied);
+      p = `${node.applied.cluster.name}|kubeconfig:${node.applied.namespace}/${secret ?? ''}/${cm ?? ''}`;
+    } else p = this.placement(node.applied);
+    this.placements.set(node.applied, p);
+    return p;
   }
 
   /**
@@ -81,6 +80,7 @@ export class CheckContext {
    * variables whose values the workspace does not know.
    */
   identity(applied: AppliedObject): { name: string; namespace: string | undefined } | null {
+    if (!applied.name.includes('$') && !applied.namespace?.includes('$')) return applied;
     if (this.names.has(applied)) return this.names.get(applied)!;
     let result: { name: string; namespace: string | undefined } | null = { name: applied.name, namespace: applied.namespace };
     if (applied.name.includes('${') || applied.namespace?.includes('${')) {

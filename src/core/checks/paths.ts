@@ -9,7 +9,7 @@ export function checkPaths(ctx: CheckContext): void {
   for (const cluster of ctx.model.clusters) {
     for (const ks of cluster.kustomizations) {
       const doc = ks.applied.object.doc;
-      if (ks.source.kind === 'view' && !ks.source.view.listDir(ks.path)) {
+      if (ks.source.kind === 'view' && ks.source.view.realDir(ks.path) === undefined && !ks.source.view.listDir(ks.path)) {
         const written = ks.applied.object.body.spec?.path;
         ctx.report(
           'path-not-found',

@@ -16,13 +16,14 @@ export function checkSubstitutions(ctx: CheckContext): void {
       if (!vars.enabled || !vars.active) continue;
       const ksLabel = `${ks.applied.namespace}/${ks.applied.name}`;
       const ksDoc = ks.applied.object.doc;
-      const related = ctx.related(ksDoc, ['spec', 'postBuild'], `postBuild of Kustomization ${ksLabel}`);
       const seen = new Set<string>();
       for (const applied of ks.applies) {
         const obj = applied.object;
+        const subs = substitutionsInDoc(obj.doc);
+        if (subs.refs.length === 0 && subs.errors.length === 0) continue;
         if (seen.has(obj.id) || substitutionDisabled(obj)) continue;
         seen.add(obj.id);
-        const subs = substitutionsInDoc(obj.doc);
+        const related = ctx.related(ksDoc, ['spec', 'postBuild'], `postBuild of Kustomization ${ksLabel}`);
         const lines = obj.doc.file.lines;
         for (const e of subs.errors) {
           ctx.report(

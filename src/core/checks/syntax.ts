@@ -7,6 +7,7 @@ import { MAX_FILE_BYTES } from '../yaml/document';
  */
 export function checkSyntax(ctx: CheckContext): void {
   for (const file of ctx.model.workspace.files.values()) {
+    if (file.problems.length === 0 && file.docs.every((d) => d.problems.length === 0)) continue;
     for (const p of file.problems) {
       const tooLarge = file.text.length > MAX_FILE_BYTES;
       ctx.diagnostics.push({
