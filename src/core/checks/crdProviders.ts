@@ -92,7 +92,7 @@ export function helmfileReleases(ctx: CheckContext): Set<string> {
   if (cached) return cached;
   const out = new Set<string>();
   for (const file of ws.files.values()) {
-    if (!/helmfile/i.test(file.path)) continue;
+    if (!file.path.includes('helmfile')) continue;
     for (const doc of file.docs) {
       const v = asRecord(doc.value);
       if (!v || v.apiVersion !== undefined || !Array.isArray(v.releases)) continue;

@@ -10,15 +10,27 @@ import type { CheckContext } from './context';
  */
 export function checkDuplicates(ctx: CheckContext): void {
   for (const cluster of ctx.model.clusters) {
-    const groups = new Map<string, AppliedObject[]>();
+    // Bucket by name first: full identity keys are only built for names seen more than once.
+    const byName = new Map<string, AppliedObject | AppliedObject[]>();
     for (const applied of cluster.objects) {
       if (!applied.appliedBy) continue;
       const id = ctx.identity(applied);
       if (!id) continue;
-      const key = `${ctx.placement(applied)}#${groupOf(applied.apiVersion)}/${applied.kind}/${id.namespace ?? ''}/${id.name}`;
-      const list = groups.get(key);
-      if (list) list.push(applied);
-      else groups.set(key, [applied]);
+      const seen = byName.get(id.name);
+      if (seen === undefined) byName.set(id.name, applied);
+      else if (Array.isArray(seen)) seen.push(applied);
+      else byName.set(id.name, [seen, applied]);
+    }
+    const groups = new Map<string, AppliedObject[]>();
+    for (const bucket of byName.values()) {
+      if (!Array.isArray(bucket)) continue;
+      for (const applied of bucket) {
+        const id = ctx.identity(applied)!;
+        const key = `${ctx.placement(applied)}#${groupOf(applied.apiVersion)}/${applied.kind}/${id.namespace ?? ''}`;
+        const list = groups.get(`${key}/${id.name}`);
+        if (list) list.push(applied);
+        else groups.set(`${key}/${id.name}`, [applied]);
+      }
     }
     for (const list of groups.values()) {
       if (list.length < 2) continue;

@@ -23,7 +23,7 @@ export function checkSubstitutions(ctx: CheckContext): void {
         if (subs.refs.length === 0 && subs.errors.length === 0) continue;
         if (seen.has(obj.id) || substitutionDisabled(obj)) continue;
         seen.add(obj.id);
-        const related = ctx.related(ksDoc, ['spec', 'postBuild'], `postBuild of Kustomization ${ksLabel}`);
+        const related = () => ctx.related(ksDoc, ['spec', 'postBuild'], `postBuild of Kustomization ${ksLabel}`);
         const lines = obj.doc.file.lines;
         for (const e of subs.errors) {
           ctx.report(
@@ -31,7 +31,7 @@ export function checkSubstitutions(ctx: CheckContext): void {
             obj.doc,
             lines.range(e.offset, Math.min(e.offset + 1, obj.doc.file.text.length)),
             `Kustomization ${ksLabel} substitutes variables in this object and fails with "envsubst error: variable substitution failed: ${e.message}". Escape a literal \`\${\` as \`$\${\`, or annotate the object with kustomize.toolkit.fluxcd.io/substitute: disabled.`,
-            { related },
+            { related: related() },
           );
         }
         if (!vars.complete) continue;
@@ -42,7 +42,7 @@ export function checkSubstitutions(ctx: CheckContext): void {
             obj.doc,
             lines.range(r.start, r.end),
             `\${${r.name}} is not defined by Kustomization ${ksLabel} (postBuild.substitute or substituteFrom). Flux replaces it with an empty string, and with strict substitution (StrictPostBuildSubstitutions) fails the whole Kustomization with "variable not set (strict mode): \\"${r.name}\\"". Define it, or give a default: \${${r.name}:=value}.`,
-            { related },
+            { related: related() },
           );
         }
       }

@@ -44,6 +44,13 @@ export interface SubstituteVars {
 const cache = new WeakMap<KustomizationNode, SubstituteVars>();
 
 /**
+ * Across model rebuilds (one per keystroke) most Kustomizations and their ConfigMaps are the very
+ * same parsed objects: reuse the resolution when the Kustomization document, its namespace and
+ * every `substituteFrom` lookup result are unchanged.
+ */
+const stable = new WeakMap<KubeObject, { namespace: string; sources: (KubeObject | undefined)[]; result: SubstituteVars }>();
+
+/**
  * The variables a Kustomization's `postBuild` defines, resolved as kustomize-controller does:
  * `substituteFrom` entries in order (ConfigMap `data`, Secret `data`/`stringData`, looked up in the
  * Kustomization's namespace), then inline `substitute`, later ones overriding earlier ones.
@@ -51,24 +58,38 @@ const cache = new WeakMap<KustomizationNode, SubstituteVars>();
 export function resolveSubstituteVars(ks: KustomizationNode, model: RepoModel): SubstituteVars {
   const cached = cache.get(ks);
   if (cached) return cached;
-  const result = resolveUncached(ks, model);
+  const obj = ks.applied.object;
+  const namespace = ks.applied.namespace ?? 'default';
+  const postBuild = asRecord(asRecord(obj.body.spec)?.postBuild);
+  const refs = asArray(postBuild?.substituteFrom).map((entry) => {
+    const e = asRecord(entry);
+    const kind = asString(e?.kind);
+    const name = asString(e?.name);
+    return kind && name && (kind === 'ConfigMap' || kind === 'Secret') ? findVarSource(model, ks, kind, namespace, name) : undefined;
+  });
+  const previous = stable.get(obj);
+  let result: SubstituteVars;
+  if (previous && previous.namespace === namespace && previous.sources.length === refs.length && previous.sources.every((s, i) => s === refs[i])) {
+    result = previous.result;
+  } else {
+    result = resolveUncached(ks, postBuild, namespace, refs);
+    stable.set(obj, { namespace, sources: refs, result });
+  }
   cache.set(ks, result);
   return result;
 }
 
-function resolveUncached(ks: KustomizationNode, model: RepoModel): SubstituteVars {
+function resolveUncached(ks: KustomizationNode, postBuild: Record<string, any> | undefined, namespace: string, sources: (KubeObject | undefined)[]): SubstituteVars {
   const obj = ks.applied.object;
-  const postBuild = asRecord(asRecord(obj.body.spec)?.postBuild);
   const vars = new Map<string, SubstituteVar>();
   const unresolved: UnresolvedSource[] = [];
   if (!postBuild) return { enabled: false, vars, complete: true, unresolved, active: false };
-  const namespace = ks.applied.namespace ?? 'default';
   const define = (name: string, value: string, masked: boolean, origin: VarOrigin) => {
     const previous = vars.get(name);
     const overrides = previous ? [...previous.overrides, previous.origin] : [];
     vars.set(name, { name, value: masked ? '***' : value.replace(/\n/g, ''), masked, origin, overrides });
   };
-  asArray(postBuild.substituteFrom).forEach((entry) => {
+  asArray(postBuild.substituteFrom).forEach((entry, index) => {
     const e = asRecord(entry);
     const kind = asString(e?.kind);
     const name = asString(e?.name);
@@ -78,7 +99,7 @@ function resolveUncached(ks: KustomizationNode, model: RepoModel): SubstituteVar
       unresolved.push({ kind, name, optional, reason: `kind '${kind}' is neither ConfigMap nor Secret` });
       return;
     }
-    const source = findVarSource(model, ks, kind, namespace, name);
+    const source = sources[index];
     if (!source) {
       unresolved.push({ kind, name, optional, reason: `${kind} ${namespace}/${name} is not in the workspace` });
       return;
