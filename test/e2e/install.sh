@@ -104,6 +104,8 @@ log "building argon2 from source"
 npm_config_build_from_source=true npm rebuild argon2 >&2 || die "building argon2 failed (see above)"
 
 log "running code-server's postinstall (builds VS Code's native modules; a few minutes)"
+# (kerberos' prebuild-install first tries GitHub, fails at once without network, then builds with
+# node-gyp; build_from_source is not set globally because @parcel/watcher would then rebuild too.)
 npm rebuild code-server --foreground-scripts >&2 || die "code-server's postinstall failed (see above)"
 [[ -x node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep/bin/rg ]] ||
   die "code-server installed without ripgrep"

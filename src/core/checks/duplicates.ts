@@ -1,5 +1,4 @@
 import type { AppliedObject } from '../model/graph';
-import { groupOf } from '../model/kinds';
 import type { CheckContext } from './context';
 
 /**
@@ -10,27 +9,16 @@ import type { CheckContext } from './context';
  */
 export function checkDuplicates(ctx: CheckContext): void {
   for (const cluster of ctx.model.clusters) {
-    // Bucket by name first: full identity keys are only built for names seen more than once.
-    const byName = new Map<string, AppliedObject | AppliedObject[]>();
+    const groups = new Map<string, AppliedObject[]>();
     for (const applied of cluster.objects) {
       if (!applied.appliedBy) continue;
       const id = ctx.identity(applied);
       if (!id) continue;
-      const seen = byName.get(id.name);
-      if (seen === undefined) byName.set(id.name, applied);
-      else if (Array.isArray(seen)) seen.push(applied);
-      else byName.set(id.name, [seen, applied]);
-    }
-    const groups = new Map<string, AppliedObject[]>();
-    for (const bucket of byName.values()) {
-      if (!Array.isArray(bucket)) continue;
-      for (const applied of bucket) {
-        const id = ctx.identity(applied)!;
-        const key = `${ctx.placement(applied)}#${groupOf(applied.apiVersion)}/${applied.kind}/${id.namespace ?? ''}`;
-        const list = groups.get(`${key}/${id.name}`);
-        if (list) list.push(applied);
-        else groups.set(`${key}/${id.name}`, [applied]);
-      }
+      const placement = ctx.placement(applied);
+      const key = `${id.name}\u0000${id.namespace ?? ''}\u0000${applied.kind}\u0000${applied.apiVersion.slice(0, applied.apiVersion.lastIndexOf('/') + 1)}\u0000${placement === cluster.name ? '' : placement}`;
+      const list = groups.get(key);
+      if (list) list.push(applied);
+      else groups.set(key, [applied]);
     }
     for (const list of groups.values()) {
       if (list.length < 2) continue;

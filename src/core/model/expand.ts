@@ -12,6 +12,8 @@ export interface ExpandedObject {
   readonly namespace: string | undefined;
   readonly prefix: string;
   readonly suffix: string;
+  /** kustomize's namespace transformer renames Namespace objects to the namespace it sets. */
+  readonly renamedTo?: string;
 }
 
 export type ExpandProblemCode = 'path-not-found' | 'not-a-kustomization' | 'kustomize-invalid';
@@ -211,6 +213,7 @@ export class Expander {
               namespace: namespace && namespaced ? namespace : o.namespace,
               prefix: renamed ? prefix + o.prefix : o.prefix,
               suffix: renamed ? o.suffix + suffix : o.suffix,
+              renamedTo: namespace && o.object.kind === 'Namespace' ? namespace : o.renamedTo,
             };
           })
         : inner.objects;

@@ -285,16 +285,17 @@ function buildWith(
       applied.flux = node;
       cluster.kustomizations.push(node);
       visited.set(`${ks.id}|${ns}/${applied.name}`, node);
+      const vars = inlineSubstitutions(spec);
       for (const e of exp.expansion?.objects ?? []) {
         const namespaced = isNamespacedKind(e.object.kind);
         const namespace = !namespaced
           ? undefined
-          : (targetNamespace ?? e.namespace ?? e.object.namespace ?? DEFAULT_NAMESPACE);
+          : substituteInline(targetNamespace ?? e.namespace ?? e.object.namespace ?? DEFAULT_NAMESPACE, vars);
         const childApplied: AppliedObject = {
           object: e.object,
           kind: e.object.kind,
           apiVersion: e.object.apiVersion,
-          name: e.prefix + e.object.name + e.suffix,
+          name: substituteInline(e.renamedTo ?? e.prefix + e.object.name + e.suffix, vars),
           namespace,
           cluster,
           appliedBy: node,
@@ -360,6 +361,26 @@ function buildWith(
     sourceIndex,
     isNamespaced: (kind) => isNamespacedKind(kind),
   };
+}
+
+/** `postBuild.substitute` values; substituteFrom needs ConfigMap lookups and is the checks' business. */
+function inlineSubstitutions(spec: Record<string, any>): Record<string, unknown> | undefined {
+  const postBuild = asRecord(spec.postBuild);
+  return asRecord(postBuild?.substitute);
+}
+
+/**
+ * Flux substitutes variables after the kustomize build, so an object named `${APP}` is applied
+ * under the value. Names only need the plain forms; unknown variables keep their default or stay.
+ */
+function substituteInline(text: string, vars: Record<string, unknown> | undefined): string {
+  if (!text.includes('${')) return text;
+  return text.replace(/(\$?)\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[=-])([^}]*))?\}/g, (whole, escaped: string, name: string, op: string | undefined, def: string | undefined) => {
+    if (escaped) return whole.slice(1);
+    const v = vars?.[name];
+    if (v !== undefined && v !== null && !(op?.startsWith(':') && v === '')) return String(v);
+    return op !== undefined ? (def ?? '') : whole;
+  });
 }
 
 function dependsOnOf(obj: KubeObject, namespace: string): Reference[] {

@@ -145,3 +145,15 @@ test('a file that does not parse is reported with its position and the rest of t
   assert.ok(broken.docs[0].problems.length > 0);
   assert.deepEqual(repo.model().clusters[0].root.applies.map((a) => a.name).sort(), ['ok']);
 });
+
+test('names follow post-build substitution and kustomize renames Namespace objects to its namespace', () => {
+  const repo = memoryRepo({
+    'clusters/dev/root.yaml': ks('root', './clusters/dev'),
+    'clusters/dev/app.yaml': ks('app', './app', '  postBuild:\n    substitute:\n      APP: web\n'),
+    'app/kustomization.yaml': 'namespace: media\nresources:\n  - ns.yaml\n  - cm.yaml\n',
+    'app/ns.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: _\n',
+    'app/cm.yaml': cm('${APP}-config-${SUFFIX:=x}-$${LITERAL}'),
+  });
+  const app = repo.model().clusters[0].kustomizations.find((k) => k.applied.name === 'app')!;
+  assert.deepEqual(app.applies.map((a) => `${a.kind}:${a.namespace ?? '-'}/${a.name}`), ['Namespace:-/media', 'ConfigMap:media/web-config-x-${LITERAL}']);
+});
