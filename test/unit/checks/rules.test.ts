@@ -1,0 +1,126 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { check, memoryRepo } from './helpers';
+
+const ks = (name: string, path: string, extra = '', ns = 'flux-system') =>
+  `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  path: ${path}\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n    namespace: flux-system\n${extra}`;
+const hr = (name: string, ns: string, chart: string, extra = '') =>
+  `apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  chart:\n    spec:\n      chart: ${chart}\n      sourceRef:\n        kind: HelmRepository\n        name: charts\n        namespace: flux-system\n${extra}`;
+const repoDoc = 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: charts\n  namespace: flux-system\nspec:\n  url: https://charts.example.com\n';
+const root = { 'clusters/c/root.yaml': ks('root', './clusters/c/ks') };
+const rules = (files: Record<string, string>) => check(memoryRepo({ ...root, ...files })).diagnostics.map((d) => `${d.rule}|${d.severity}|${d.file.slice(6)}|${d.range.start.line + 1}`);
+
+test('crd-order: a HelmRelease providing CRDs in the same Kustomization as the custom resource', () => {
+  const list = rules({
+    'clusters/c/ks/infra.yaml': ks('infra', './infra'),
+    'infra/repo.yaml': repoDoc,
+    'infra/es.yaml': hr('external-secrets', 'flux-system', 'external-secrets'),
+    'infra/store.yaml': 'apiVersion: external-secrets.io/v1\nkind: ClusterSecretStore\nmetadata:\n  name: vault\n',
+  });
+  assert.deepEqual(list, ['crd-order|error|infra/store.yaml|2']);
+});
+
+test('crd-order: install.crds Skip and cert-manager without crds.enabled provide nothing (no alarm)', () => {
+  const list = rules({
+    'clusters/c/ks/infra.yaml': ks('infra', './infra'),
+    'clusters/c/ks/configs.yaml': ks('configs', './configs'),
+    'infra/repo.yaml': repoDoc,
+    'infra/es.yaml': hr('external-secrets', 'flux-system', 'external-secrets', '  install:\n    crds: Skip\n'),
+    'infra/cm.yaml': hr('cert-manager', 'flux-system', 'cert-manager'),
+    'configs/store.yaml': 'apiVersion: external-secrets.io/v1\nkind: ClusterSecretStore\nmetadata:\n  name: vault\n',
+    'configs/issuer.yaml': 'apiVersion: cert-manager.io/v1\nkind: ClusterIssuer\nmetadata:\n  name: le\n',
+  });
+  assert.deepEqual(list, []);
+});
+
+test('crd-order: CRDs from the crds/ folder of a chart in the workspace; transitive dependsOn with wait is fine', () => {
+  const files = {
+    'clusters/c/ks/operator.yaml': ks('operator', './deploy/operator', '  wait: true\n'),
+    'clusters/c/ks/middle.yaml': ks('middle', './deploy/middle', '  dependsOn:\n    - name: operator\n'),
+    'clusters/c/ks/apps.yaml': ks('apps', './deploy/apps', '  dependsOn:\n    - name: middle\n'),
+    'clusters/c/ks/other.yaml': ks('other', './deploy/other'),
+    'charts/widget-operator/Chart.yaml': 'apiVersion: v2\nname: widget-operator\nversion: 1.0.0\n',
+    'charts/widget-operator/crds/widgets.yaml':
+      'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.acme.io\nspec:\n  group: acme.io\n  scope: Namespaced\n  names:\n    kind: Widget\n    plural: widgets\n',
+    'deploy/operator/hr.yaml':
+      'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: widget-operator\n  namespace: flux-system\nspec:\n  chart:\n    spec:\n      chart: ./charts/widget-operator\n      sourceRef:\n        kind: GitRepository\n        name: flux-system\n',
+    'deploy/middle/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m\n  namespace: default\n',
+    'deploy/apps/w.yaml': 'apiVersion: acme.io/v1\nkind: Widget\nmetadata:\n  name: ok\n  namespace: default\n',
+    'deploy/other/w.yaml': 'apiVersion: acme.io/v1\nkind: Widget\nmetadata:\n  name: early\n  namespace: default\n',
+  };
+  assert.deepEqual(rules(files), ['crd-order|error|deploy/other/w.yaml|2']);
+});
+
+test('crd-order: CRDs installed by a bootstrap helmfile before Flux are not flagged', () => {
+  const files = {
+    'clusters/c/ks/es.yaml': ks('es', './es'),
+    'clusters/c/ks/app.yaml': ks('app', './app'),
+    'es/repo.yaml': repoDoc,
+    'es/hr.yaml': hr('external-secrets', 'external-secrets', 'external-secrets'),
+    'app/secret.yaml': 'apiVersion: external-secrets.io/v1\nkind: ExternalSecret\nmetadata:\n  name: s\n  namespace: default\n',
+  };
+  assert.deepEqual(rules(files), ['crd-order|error|app/secret.yaml|2']);
+  const helmfile = 'releases:\n  - name: external-secrets\n    namespace: external-secrets\n';
+  assert.deepEqual(rules({ ...files, 'bootstrap/helmfile.yaml': helmfile }), []);
+});
+
+test('hub and spoke: objects sent to another cluster through spec.kubeConfig are separate', () => {
+  const remote = '  kubeConfig:\n    secretRef:\n      name: spoke-kubeconfig\n';
+  const list = rules({
+    'clusters/c/ks/local.yaml': ks('local', './tenant'),
+    'clusters/c/ks/spoke.yaml': ks('spoke', './tenant', remote, 'spoke'),
+    'tenant/ns.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\n  namespace: default\n',
+  });
+  assert.deepEqual(list, []);
+  const twice = rules({
+    'clusters/c/ks/local.yaml': ks('local', './tenant'),
+    'clusters/c/ks/again.yaml': ks('again', './tenant', '', 'other'),
+    'tenant/ns.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\n  namespace: default\n',
+  });
+  assert.deepEqual(twice, ['duplicate-object|error|tenant/ns.yaml|4']);
+});
+
+test('dependsOn: names built from the parent Kustomization variables; unknown parts downgrade to warning', () => {
+  const vars = '  postBuild:\n    substitute:\n      ENV: prod\n';
+  const base = {
+    'clusters/c/root.yaml': ks('root', './clusters/c/ks', vars),
+    'clusters/c/ks/db.yaml': ks('db-prod', './db'),
+    'clusters/c/ks/app.yaml': ks('app', './app', '  dependsOn:\n    - name: db-${ENV}\n'),
+    'db/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\n  namespace: default\n',
+    'app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  namespace: default\n',
+  };
+  assert.deepEqual(check(memoryRepo(base)).diagnostics, []);
+  const broken = { ...base, 'clusters/c/ks/app.yaml': ks('app', './app', '  dependsOn:\n    - name: db-staging\n') };
+  assert.deepEqual(
+    check(memoryRepo(broken)).diagnostics.map((d) => [d.rule, d.severity]),
+    [['depends-on-not-found', 'error']],
+  );
+  // A Kustomization of the same cluster reads an external repository: the dependency may be there.
+  const external = {
+    ...broken,
+    'clusters/c/ks/ext.yaml': ks('ext', './x').replace('name: flux-system\n    namespace', 'name: elsewhere\n    namespace'),
+    'clusters/c/ks/src.yaml': 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: elsewhere\n  namespace: flux-system\nspec:\n  url: https://example.com/other.git\n',
+  };
+  assert.deepEqual(
+    check(memoryRepo(external)).diagnostics.map((d) => [d.rule, d.severity]),
+    [['depends-on-not-found', 'warning']],
+  );
+});
+
+test('substitution: no postBuild means no substitution; unknown substituteFrom sources stay silent', () => {
+  const app = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  namespace: default\ndata:\n  a: ${undefined_var}\n';
+  assert.deepEqual(rules({ 'clusters/c/ks/app.yaml': ks('app', './app'), 'app/cm.yaml': app }), []);
+  const from = '  postBuild:\n    substituteFrom:\n      - kind: ConfigMap\n        name: created-by-terraform\n';
+  assert.deepEqual(rules({ 'clusters/c/ks/app.yaml': ks('app', './app', from), 'app/cm.yaml': app }), []);
+  const inline = '  postBuild:\n    substitute:\n      other: x\n';
+  assert.deepEqual(rules({ 'clusters/c/ks/app.yaml': ks('app', './app', inline), 'app/cm.yaml': app }), ['substitution-undefined|warning|app/cm.yaml|7']);
+});
+
+test('the inferred bootstrap Kustomization never gets diagnostics', () => {
+  const files = {
+    'clusters/prod/flux-system/gotk-sync.yaml': '# placeholder written by flux bootstrap\n',
+    'clusters/prod/apps.yaml': ks('apps', './apps', '  dependsOn:\n    - name: flux-system\n'),
+    'apps/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  namespace: default\n',
+  };
+  assert.deepEqual(check(memoryRepo(files)).diagnostics, []);
+});
