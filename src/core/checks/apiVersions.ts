@@ -26,11 +26,14 @@ export function checkApiVersions(ctx: CheckContext): void {
     const version = versionOf(o.apiVersion);
     if (served.includes(version)) continue;
     const to = `${groupOf(o.apiVersion) || fluxGroupOf(o.fluxKind)}/${served[0]}`;
+    const patch = ctx.model.patchFiles.has(o.doc.file.path);
     ctx.report(
       'api-version-unserved',
       o.doc,
       ['apiVersion'],
-      `${o.kind} ${o.apiVersion} is no longer served by Flux 2.8+: applying it fails with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"", and Flux stops reconciling it. Use ${to} (fields removed in ${served[0]} must be migrated too).`,
+      patch
+        ? `This kustomize patch targets ${o.kind} ${o.apiVersion}, a version Flux 2.8+ no longer serves; once the ${o.kind} moves to ${to}, a patch still on ${o.apiVersion} no longer matches it. Use ${to}.`
+        : `${o.kind} ${o.apiVersion} is no longer served by Flux 2.8+: applying it fails with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"", and Flux stops reconciling it. Use ${to} (fields removed in ${served[0]} must be migrated too).`,
       { fix: { kind: 'migrate-api-version', file: o.doc.file.path, docIndex: o.doc.index, kind_: o.kind, from: o.apiVersion, to } },
     );
   }

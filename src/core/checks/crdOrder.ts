@@ -32,7 +32,9 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
     let satisfied = false;
     let unwaited: CrdProvider | undefined;
     for (const p of candidates) {
-      if (p.preinstalled || (p.via === 'crd' && p.ks === x)) satisfied = true;
+      // A CRD applied by X itself or by a Kustomization that (transitively) applies X's definition:
+      // Flux applies CRDs before everything else, so it exists before X is even created.
+      if (p.preinstalled || (p.via === 'crd' && p.ks && (p.ks === x || appliesTransitively(p.ks, x)))) satisfied = true;
       else if (p.ks && p.ks !== x && closure.has(p.ks)) {
         if (p.via === 'crd' || waitsFor(p.ks, p)) satisfied = true;
         else unwaited ??= p;
@@ -103,6 +105,11 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
       },
     );
   }
+}
+
+function appliesTransitively(ancestor: KustomizationNode, ks: KustomizationNode): boolean {
+  for (let k = ks.applied.appliedBy; k; k = k.applied.appliedBy) if (k === ancestor) return true;
+  return false;
 }
 
 /** Whether a Kustomization waits for the provider's HelmRelease to be ready. */

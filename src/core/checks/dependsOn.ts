@@ -1,6 +1,7 @@
 import type { AppliedObject, ClusterModel, HelmReleaseNode, KustomizationNode, Reference } from '../model/graph';
 import type { CheckContext } from './context';
 import { closestNames } from './similar';
+import { asArray, asRecord, asString } from '../model/objects';
 
 type DependentNode = KustomizationNode | HelmReleaseNode;
 
@@ -72,7 +73,8 @@ function resolveRef(ctx: CheckContext, cluster: ClusterModel, node: DependentNod
   const opaque = hasOpaqueParts(cluster) || ctx.hasUnknownNames(cluster, kind);
   const severity = opaque ? 'warning' : 'error';
   const uncertain = opaque ? ' (Part of this cluster comes from sources outside the workspace or unknown variables, so it may exist there.)' : '';
-  const explicitNs = !!(node.applied.object.body.spec?.dependsOn?.[ref.path[2] as number]?.namespace);
+  const entry = asRecord(asArray(asRecord(node.applied.object.body.spec)?.dependsOn)[ref.path[ref.path.length - 1] as number]);
+  const explicitNs = !!asString(entry?.namespace);
   if (sameName.length) {
     const ns = ctx.identity(sameName[0])!.namespace ?? '';
     const defaulted = explicitNs ? '' : ` Without \`namespace\`, Flux looks in the ${kind}'s own namespace '${namespace}'.`;

@@ -1,4 +1,5 @@
-import type { AppliedObject } from '../model/graph';
+import type { AppliedObject, KustomizationNode } from '../model/graph';
+import type { KubeObject } from '../model/objects';
 import type { CheckContext } from './context';
 
 /**
@@ -10,38 +11,71 @@ import type { CheckContext } from './context';
 export function checkDuplicates(ctx: CheckContext): void {
   for (const cluster of ctx.model.clusters) {
     const groups = new Map<string, AppliedObject[]>();
-    for (const applied of cluster.objects) {
-      if (!applied.appliedBy) continue;
-      const id = ctx.identity(applied);
-      if (!id) continue;
-      const placement = ctx.placement(applied);
-      const key = `${id.name}\u0000${id.namespace ?? ''}\u0000${applied.kind}\u0000${applied.apiVersion.slice(0, applied.apiVersion.lastIndexOf('/') + 1)}\u0000${placement === cluster.name ? '' : placement}`;
+    const add = (key: string, applied: AppliedObject) => {
       const list = groups.get(key);
       if (list) list.push(applied);
       else groups.set(key, [applied]);
+    };
+    for (const ks of cluster.kustomizations) {
+      const keys = identityKeys(ctx, ks, cluster.name);
+      ks.applies.forEach((applied, i) => {
+        if (keys[i] !== undefined) add(keys[i]!, applied);
+      });
     }
     for (const list of groups.values()) {
       if (list.length < 2) continue;
-      // kustomize's namespace transformer renames Namespace objects to its `namespace:` (the
-      // "Namespace named _ in a shared component" pattern); the model does not track that rename,
-      // so one Namespace document reached through several kustomizations is not a reliable duplicate.
-      if (list[0].kind === 'Namespace' && list.every((a) => a.object === list[0].object)) continue;
-      for (const a of list) {
-        const others = list.filter((o) => o !== a);
+      const docs = [...new Set(list.map((a) => a.object))];
+      for (const object of docs) {
+        const mine = list.filter((a) => a.object === object);
+        const others = list.filter((a) => a.object !== object);
+        const a = mine[0];
         const id = ctx.identity(a)!;
         const what = `${a.kind} ${id.namespace ? `${id.namespace}/` : ''}${id.name}`;
-        const by = a.appliedBy!;
-        const byLabel = `${by.applied.namespace}/${by.applied.name}`;
-        const sameKs = others.some((o) => o.appliedBy === by);
-        const sameDoc = others.some((o) => o.object === a.object);
-        const message = sameKs
-          ? `${what} is included ${sameDoc ? 'twice (through two kustomize paths)' : 'by two documents'} in Kustomization ${byLabel}; kustomize fails the build with "may not add resource with an already registered id". Keep one.`
-          : `${what} is also applied by ${[...new Set(others.map((o) => `Kustomization ${o.appliedBy!.applied.namespace}/${o.appliedBy!.applied.name}`))].join(', ')} in cluster '${cluster.name}'. Both Kustomizations apply it, the last one wins, and pruning either deletes it. Define it once.`;
-        const related = others.flatMap((o) =>
-          ctx.related(o.object.doc, ['metadata', 'name'], `also defined here (applied by Kustomization ${o.appliedBy!.applied.namespace}/${o.appliedBy!.applied.name})`),
-        );
-        ctx.report('duplicate-object', a.object.doc, ['metadata', 'name'], message, { related });
+        const ksLabel = (o: AppliedObject) => `${o.appliedBy!.applied.namespace}/${o.appliedBy!.applied.name}`;
+        const byKs = [...new Set(list.map(ksLabel))];
+        let message: string;
+        if (byKs.length === 1) {
+          message = `${what} is included ${others.length === 0 ? 'twice (through two kustomize paths)' : 'by several documents'} in Kustomization ${byKs[0]}; kustomize fails the build with "may not add resource with an already registered id". Keep one.`;
+        } else {
+          message = `${what} is applied by ${byKs.length} Kustomizations in cluster '${cluster.name}' (${byKs.join(', ')}): each applies it, the last one wins, and pruning any of them deletes it. Define it once.`;
+        }
+        const related = [
+          ...others.flatMap((o) => ctx.related(o.object.doc, ['metadata', 'name'], `also defined here (applied by Kustomization ${ksLabel(o)})`)),
+          ...(byKs.length > 1 ? [...new Set(list.map((o) => o.appliedBy!))].flatMap((k) => ctx.related(k.applied.object.doc, ['metadata', 'name'], `Kustomization ${k.applied.namespace}/${k.applied.name} applies it`)) : []),
+        ];
+        ctx.report('duplicate-object', object.doc, ['metadata', 'name'], message, { related });
       }
     }
   }
+}
+
+/**
+ * Identity keys of what a Kustomization applies, reused across model rebuilds while it applies the
+ * same documents under the same names: building ~10k key strings per keystroke is most of this rule.
+ */
+const previous = new WeakMap<KubeObject, { placement: string; vars: unknown; objects: KubeObject[]; names: string[]; namespaces: (string | undefined)[]; keys: (string | undefined)[] }>();
+
+function identityKeys(ctx: CheckContext, ks: KustomizationNode, clusterName: string): (string | undefined)[] {
+  const placement = ctx.targetOf(ks);
+  // Names may hold variables this Kustomization substitutes: its variables are part of the key.
+  const vars = ctx.vars(ks);
+  const cached = previous.get(ks.applied.object);
+  const applies = ks.applies;
+  if (cached && cached.placement === placement && cached.vars === vars && cached.objects.length === applies.length) {
+    let same = true;
+    for (let i = 0; i < applies.length && same; i++) {
+      const a = applies[i];
+      same = cached.objects[i] === a.object && cached.names[i] === a.name && cached.namespaces[i] === a.namespace;
+    }
+    if (same) return cached.keys;
+  }
+  const where = placement === clusterName ? '' : placement;
+  const keys = applies.map((applied) => {
+    const id = ctx.identity(applied);
+    if (!id) return undefined;
+    const group = applied.apiVersion.slice(0, applied.apiVersion.lastIndexOf('/') + 1);
+    return `${id.name}\u0000${id.namespace ?? ''}\u0000${applied.kind}\u0000${group}\u0000${where}`;
+  });
+  previous.set(ks.applied.object, { placement, vars, objects: applies.map((a) => a.object), names: applies.map((a) => a.name), namespaces: applies.map((a) => a.namespace), keys });
+  return keys;
 }

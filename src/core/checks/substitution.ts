@@ -1,5 +1,20 @@
 import type { CheckContext } from './context';
+import type { KubeObject } from '../model/objects';
+import type { SubstituteVars } from '../substitution/resolve';
 import { substitutionDisabled, substitutionsInDoc } from '../substitution/scan';
+import type { Diagnostic } from './types';
+
+/**
+ * Findings of one Kustomization, reused across model rebuilds (one per keystroke) while its
+ * document, variables and applied documents are the very same parsed objects.
+ */
+const previous = new WeakMap<KubeObject, { label: string; vars: SubstituteVars; objects: KubeObject[]; found: Diagnostic[] }>();
+
+function sameObjects(a: KubeObject[], b: { object: KubeObject }[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i].object) return false;
+  return true;
+}
 
 /**
  * `substitution-undefined` and `substitution-invalid`, per Kustomization with `spec.postBuild`:
@@ -16,6 +31,12 @@ export function checkSubstitutions(ctx: CheckContext): void {
       if (!vars.enabled || !vars.active) continue;
       const ksLabel = `${ks.applied.namespace}/${ks.applied.name}`;
       const ksDoc = ks.applied.object.doc;
+      const cached = previous.get(ks.applied.object);
+      if (cached && cached.vars === vars && cached.label === ksLabel && sameObjects(cached.objects, ks.applies)) {
+        ctx.diagnostics.push(...cached.found);
+        continue;
+      }
+      const before = ctx.diagnostics.length;
       const seen = new Set<string>();
       for (const applied of ks.applies) {
         const obj = applied.object;
@@ -46,6 +67,7 @@ export function checkSubstitutions(ctx: CheckContext): void {
           );
         }
       }
+      previous.set(ks.applied.object, { label: ksLabel, vars, objects: ks.applies.map((a) => a.object), found: ctx.diagnostics.slice(before) });
     }
   }
 }

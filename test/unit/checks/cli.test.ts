@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../../../src/cli/main';
 import type { CliIO } from '../../../src/cli/io';
+import * as fs from 'node:fs';
 import { FIXTURES, REPO_ROOT } from './helpers';
+import { validate } from './jsonSchema';
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -47,7 +49,19 @@ test('check --format text and github', async () => {
   assert.match(lines[0], /^::error file=clusters\/test\/a.yaml,line=15,col=13,endLine=15,endColumn=14,title=depends-on-cycle::dependsOn cycle /);
 });
 
-test('check --format sarif: SARIF 2.1.0 structure', async () => {
+test('check --format sarif: validates against the OASIS SARIF 2.1.0 schema', async () => {
+  // test/fixtures/checks/sarif-schema-2.1.0.json is the official schema (OASIS, errata01).
+  const schema = JSON.parse(fs.readFileSync(`${FIXTURES}/sarif-schema-2.1.0.json`, 'utf8'));
+  for (const fixture of ['crd-order/fail', 'depends-on-cycle/fail', 'crd-order-no-wait/fail', 'duplicate-object/pass']) {
+    const { out } = await cli(['check', `${FIXTURES}/${fixture}`, '--format', 'sarif']);
+    assert.deepEqual(validate(schema, JSON.parse(out)), [], fixture);
+  }
+  // The validator does reject what the schema forbids.
+  const broken = { version: '2.1.0', runs: [{ tool: { driver: {} }, results: [{ level: 'fatal', message: {} }] }] };
+  assert.ok(validate(schema, broken).length >= 2);
+});
+
+test('check --format sarif: results, rules and locations', async () => {
   const { code, out } = await cli(['check', `${FIXTURES}/crd-order/fail`, '--format', 'sarif']);
   assert.equal(code, 1);
   const sarif = JSON.parse(out);

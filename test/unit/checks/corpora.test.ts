@@ -40,8 +40,12 @@ test('flux2-hub-spoke-example: only HelmRepository v1beta2 / HelmRelease v2beta2
   assert.equal(list.length, 8);
   for (const d of list) {
     assert.equal(d.rule, 'api-version-unserved');
-    assert.match(d.message, /(HelmRepository source.toolkit.fluxcd.io\/v1beta2|HelmRelease helm.toolkit.fluxcd.io\/v2beta2) is no longer served/);
+    assert.match(d.message, /(HelmRepository source.toolkit.fluxcd.io\/v1beta2|HelmRelease helm.toolkit.fluxcd.io\/v2beta2)/);
   }
+  // The per-cluster values files are kustomize patches of the HelmRelease: they must move with it.
+  const patches = list.filter((d) => d.file.endsWith('podinfo-values.yaml'));
+  assert.equal(patches.length, 2);
+  for (const d of patches) assert.match(d.message, /^This kustomize patch targets HelmRelease helm.toolkit.fluxcd.io\/v2beta2/);
 });
 
 test('bjw-s-labs-home-ops: one real ordering bug (paperless lacks dependsOn dragonfly-operator)', () => {

@@ -124,3 +124,24 @@ test('the inferred bootstrap Kustomization never gets diagnostics', () => {
   };
   assert.deepEqual(check(memoryRepo(files)).diagnostics, []);
 });
+
+test('crd-order: CRDs applied by an ancestor (flux-system applying gotk-components) exist before the child runs', () => {
+  const crd =
+    'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: alerts.notification.toolkit.fluxcd.io\nspec:\n  group: notification.toolkit.fluxcd.io\n  scope: Namespaced\n  names:\n    kind: Alert\n    plural: alerts\n';
+  const alert = 'apiVersion: notification.toolkit.fluxcd.io/v1beta3\nkind: Alert\nmetadata:\n  name: a\n  namespace: flux-system\n';
+  assert.deepEqual(rules({ 'clusters/c/ks/gotk-components.yaml': crd, 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/alert.yaml': alert }), []);
+  // A sibling providing the CRD is not enough.
+  const sibling = rules({ 'clusters/c/ks/crds.yaml': ks('crds', './crds'), 'crds/alert-crd.yaml': crd, 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/alert.yaml': alert });
+  assert.deepEqual(sibling, ['crd-order|error|apps/alert.yaml|2']);
+});
+
+test('revalidation: renaming an object into a collision and back', () => {
+  const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\n`;
+  const repo = memoryRepo({ ...root, 'clusters/c/ks/a.yaml': ks('a', './a'), 'clusters/c/ks/b.yaml': ks('b', './b'), 'a/cm.yaml': cm('one'), 'b/cm.yaml': cm('two') });
+  const now = () => check(repo).diagnostics.map((d) => `${d.rule}|${d.file.slice(6)}`);
+  assert.deepEqual(now(), []);
+  repo.setBuffer('/repo/b/cm.yaml', cm('one'));
+  assert.deepEqual(now(), ['duplicate-object|a/cm.yaml', 'duplicate-object|b/cm.yaml']);
+  repo.setBuffer('/repo/b/cm.yaml', undefined);
+  assert.deepEqual(now(), []);
+});

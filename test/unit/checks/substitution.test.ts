@@ -114,3 +114,23 @@ test('substitution-invalid: envsubst syntax errors fail the Kustomization', () =
   );
   assert.match(diags[0].message, /variable substitution failed: unable to parse variable name/);
 });
+
+test('revalidation: editing the ConfigMap that defines a variable updates the findings', () => {
+  const settings = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-settings\n  namespace: flux-system\ndata:\n${data}`;
+  const repo = memoryRepo({
+    'clusters/test/root.yaml':
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: root, namespace: flux-system}\nspec:\n  path: ./clusters/test/ks\n  sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n',
+    'clusters/test/ks/settings.yaml': settings('  domain: example.com\n'),
+    'clusters/test/ks/apps.yaml':
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: apps, namespace: flux-system}\nspec:\n  path: ./apps\n  sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n  postBuild:\n    substituteFrom:\n      - {kind: ConfigMap, name: cluster-settings}\n',
+    'apps/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: default}\ndata: {d: "${domain}", r: "${region}"}\n',
+  });
+  const rulesNow = () => check(repo).diagnostics.map((d) => `${d.rule}:${d.message.slice(0, 9)}`);
+  assert.deepEqual(rulesNow(), ['substitution-undefined:${region}']);
+  repo.setBuffer('/repo/clusters/test/ks/settings.yaml', settings('  domain: example.com\n  region: eu\n'));
+  assert.deepEqual(rulesNow(), []);
+  repo.setBuffer('/repo/clusters/test/ks/settings.yaml', settings('  region: eu\n'));
+  assert.deepEqual(rulesNow(), ['substitution-undefined:${domain}']);
+  repo.setBuffer('/repo/apps/cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: default}\ndata: {d: "${domain:=a}", r: "${region}"}\n');
+  assert.deepEqual(rulesNow(), []);
+});
