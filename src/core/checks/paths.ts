@@ -18,7 +18,11 @@ export function checkPaths(ctx: CheckContext): void {
           `spec.path '${typeof written === 'string' ? written : ks.path}' does not exist in ${ks.source.description}; Flux fails with "kustomization path not found". Paths are relative to the source root.`,
         );
       }
-      for (const p of ks.problems) ctx.report('path-not-found', p.doc, p.path, p.message);
+      for (const p of ks.problems) {
+        ctx.report('path-not-found', p.doc, p.path, p.message, {
+          related: ctx.related(doc, ['spec', 'path'], `built by Kustomization ${ks.applied.namespace}/${ks.applied.name}`),
+        });
+      }
     }
   }
 }

@@ -4,6 +4,7 @@ import { Expander, type ExpandProblem } from './expand';
 import { CLUSTER_SCOPED_KINDS, SOURCE_KINDS, type FluxKind } from './kinds';
 import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
 import { inferBootstrapObjects, patchFiles } from './bootstrap';
+import { envsubst } from '../render/varsub';
 import type { SourceFile } from '../yaml/document';
 import { resolveSource, type SourceResolution, type SourceIndex, buildSourceIndex } from './sources';
 import { normalizeVirtual } from './view';
@@ -371,16 +372,19 @@ function inlineSubstitutions(spec: Record<string, any>): Record<string, unknown>
 
 /**
  * Flux substitutes variables after the kustomize build, so an object named `${APP}` is applied
- * under the value. Names only need the plain forms; unknown variables keep their default or stay.
+ * under the value. Only inline values are known here; a name that needs a variable from
+ * `substituteFrom` keeps its `${…}` form rather than being guessed.
  */
 function substituteInline(text: string, vars: Record<string, unknown> | undefined): string {
   if (!text.includes('${')) return text;
-  return text.replace(/(\$?)\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[=-])([^}]*))?\}/g, (whole, escaped: string, name: string, op: string | undefined, def: string | undefined) => {
-    if (escaped) return whole.slice(1);
-    const v = vars?.[name];
-    if (v !== undefined && v !== null && !(op?.startsWith(':') && v === '')) return String(v);
-    return op !== undefined ? (def ?? '') : whole;
-  });
+  try {
+    return envsubst(text, (name) => {
+      const v = vars?.[name];
+      return v === undefined || v === null ? ['', false] : [String(v), true];
+    });
+  } catch {
+    return text;
+  }
 }
 
 function dependsOnOf(obj: KubeObject, namespace: string): Reference[] {
