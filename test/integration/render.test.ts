@@ -21,7 +21,7 @@ import { asRecord } from '../../src/core/model/objects';
 import { renderHelmRelease, renderKustomization, OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL, type RenderOptions } from '../../src/render/index';
 import { kustomizationInputsProblem } from '../../src/render/kustomize';
 import { postBuildVariables, substitutionDisabled } from '../../src/core/render/postbuild';
-import { substituteVariables } from '../../src/core/render/varsub';
+import { substituteVariables } from '../../src/core/substitution/evaluate';
 import { runCli } from '../../src/cli/main';
 
 const repoRoot = path.resolve(__dirname, '../..');

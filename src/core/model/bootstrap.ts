@@ -14,6 +14,12 @@ export function inferBootstrapObjects(ws: Workspace): Map<string, KubeObject[]> 
   for (const file of ws.files.values()) {
     if (!file.path.endsWith('/flux-system/gotk-sync.yaml')) continue;
     if (objectsOf(file).some((o) => o.fluxKind === 'Kustomization')) continue;
+    // One set of objects per parsed file, so identity-keyed caches survive rebuilds.
+    const known = inferredCache.get(file);
+    if (known) {
+      inferred.set(file.path, known);
+      continue;
+    }
     const clusterDir = file.path.slice(0, -'/flux-system/gotk-sync.yaml'.length);
     const rel = clusterDir === ws.root ? '.' : `./${clusterDir.slice(ws.root.length + 1)}`;
     const text = [
@@ -43,13 +49,14 @@ export function inferBootstrapObjects(ws: Workspace): Map<string, KubeObject[]> 
       '',
     ].join('\n');
     const synthetic: SourceFile = parseSourceFile(file.path, text);
-    inferred.set(
-      file.path,
-      objectsOf(synthetic).map((o) => ({ ...o, id: `${o.id}~bootstrap`, synthetic: true })),
-    );
+    const objects = objectsOf(synthetic).map((o) => ({ ...o, id: `${o.id}~bootstrap`, synthetic: true }));
+    inferredCache.set(file, objects);
+    inferred.set(file.path, objects);
   }
   return inferred;
 }
+
+const inferredCache = new WeakMap<SourceFile, KubeObject[]>();
 
 /**
  * Files a kustomization uses as patches (`patches[].path`, `patchesStrategicMerge`, `patchesJson6902`):

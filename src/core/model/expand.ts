@@ -61,11 +61,23 @@ export class Expander {
   invalidate(path: string): void {
     const keys = this.dependents.get(path);
     if (!keys) return;
-    for (const key of keys) this.memo.delete(key);
+    for (const key of keys) {
+      const dropped = this.memo.get(key);
+      if (dropped) this.live.delete(dropped);
+      this.memo.delete(key);
+    }
     this.dependents.delete(path);
   }
 
+  /** Whether an expansion handed out earlier still describes the files (no file it read has changed). */
+  isLive(expansion: Expansion): boolean {
+    return this.live.has(expansion);
+  }
+
+  private readonly live = new WeakSet<Expansion>();
+
   private remember(key: string, result: Expansion): void {
+    this.live.add(result);
     this.memo.set(key, result);
     for (const f of result.files) {
       let keys = this.dependents.get(f);

@@ -7,7 +7,7 @@ import type { ClusterModel, KustomizationNode, RepoModel } from '../model/graph'
 import { objectKey } from '../model/graph';
 import { asArray, asRecord, asString, type KubeObject } from '../model/objects';
 import { isSopsValue, MASK, MASK_SENTINEL } from './mask';
-import { substituteVariables, SubstitutionError } from './varsub';
+import { substituteVariables, SubstitutionError } from '../substitution/evaluate';
 
 export const OWNER_NAME_LABEL = 'kustomize.toolkit.fluxcd.io/name';
 export const OWNER_NAMESPACE_LABEL = 'kustomize.toolkit.fluxcd.io/namespace';

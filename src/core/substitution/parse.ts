@@ -45,8 +45,8 @@ export interface SubstitutionRef {
   readonly nameStart: number;
   readonly nameEnd: number;
   /**
-   * Whether strict mode accepts the variable being undefined. envsubst only fails on a bare
-   * `${name}`: every operator form (`${name:=x}`, `${name^^}`, …) tolerates an unset variable.
+   * Whether strict mode accepts the variable being undefined: only the default operators do
+   * (envsubst v1.6+ fails `${name}`, `${name^^}`, `${#name}`… alike).
    */
   readonly tolerant: boolean;
   /** Nesting depth: 0 for top-level, 1 inside another's argument. */
@@ -62,11 +62,15 @@ class ParseError extends Error {
   }
 }
 
-const IDENT = /[\p{L}\p{N}_]/u;
-
-function isIdentChar(ch: string | undefined): boolean {
-  return ch !== undefined && IDENT.test(ch);
+/** Operators that supply a value for an undefined variable, so strict mode lets it pass. */
+export function isDefaultOp(operator: string): boolean {
+  return DEFAULT_OPS.has(operator);
 }
+
+const DEFAULT_OPS = new Set(['-', '+', '=', '?', ':-', ':+', ':=', ':?']);
+
+/** Go's unicode.IsLetter / IsDigit (Nd only) or `_`. */
+const IDENT = /^[\p{L}\p{Nd}_]$/u;
 
 /** Parses a text the way envsubst does; `base` is added to every offset. */
 export function parseTemplate(text: string, base = 0): ParseResult {
@@ -95,7 +99,7 @@ export function findSubstitutions(text: string, base = 0): { refs: SubstitutionR
         end: n.end,
         nameStart: n.nameStart,
         nameEnd: n.nameEnd,
-        tolerant: n.operator !== '',
+        tolerant: isDefaultOp(n.operator),
         depth,
       });
       for (const a of n.args) walk(a, depth + 1);
@@ -116,6 +120,16 @@ class Parser {
 
   private peek(): string | undefined {
     return this.pos < this.s.length ? this.s[this.pos] : undefined;
+  }
+
+  private skipIdent(): void {
+    for (;;) {
+      const cp = this.s.codePointAt(this.pos);
+      if (cp === undefined) return;
+      const ch = String.fromCodePoint(cp);
+      if (!IDENT.test(ch)) return;
+      this.pos += ch.length;
+    }
   }
 
   private fail(message: string): never {
@@ -149,14 +163,14 @@ class Parser {
     if (this.peek() === '#') {
       this.pos++;
       const nameStart = this.pos;
-      while (isIdentChar(this.peek())) this.pos++;
+      this.skipIdent();
       if (this.pos === nameStart) this.fail('bad substitution');
       const nameEnd = this.pos;
       this.consumeClose();
       return this.node(this.s.slice(nameStart, nameEnd), '#', [], start, nameStart, nameEnd);
     }
     const nameStart = this.pos;
-    while (isIdentChar(this.peek())) this.pos++;
+    this.skipIdent();
     const nameEnd = this.pos;
     if (nameEnd === nameStart) this.fail('unable to parse variable name');
     const name = this.s.slice(nameStart, nameEnd);
@@ -166,6 +180,12 @@ class Parser {
     switch (next) {
       case ':': {
         const after = this.s[this.pos + 1];
+        if (after === undefined || after.charCodeAt(0) > 0x7f) {
+          // envsubst peeks past the ':' and then un-reads by the peeked character's UTF-8 width
+          // (0 at the end, 2+ for non-ASCII), losing its place: it always reports this error.
+          this.pos++;
+          this.fail('bad substitution');
+        }
         if (after === '=' || after === '-' || after === '?' || after === '+') {
           operator = this.s.slice(this.pos, this.pos + 2);
           this.pos += 2;

@@ -41,7 +41,8 @@ export interface SubstituteVars {
   readonly active: boolean;
 }
 
-const cache = new WeakMap<KustomizationNode, SubstituteVars>();
+/** Per model build: nodes survive rebuilds when their own inputs are unchanged, but the ConfigMaps they read may not. */
+const cache = new WeakMap<RepoModel, WeakMap<KustomizationNode, SubstituteVars>>();
 
 /**
  * Across model rebuilds (one per keystroke) most Kustomizations and their ConfigMaps are the very
@@ -56,7 +57,9 @@ const stable = new WeakMap<KubeObject, { namespace: string; sources: (KubeObject
  * Kustomization's namespace), then inline `substitute`, later ones overriding earlier ones.
  */
 export function resolveSubstituteVars(ks: KustomizationNode, model: RepoModel): SubstituteVars {
-  const cached = cache.get(ks);
+  let perModel = cache.get(model);
+  if (!perModel) cache.set(model, (perModel = new WeakMap()));
+  const cached = perModel.get(ks);
   if (cached) return cached;
   const obj = ks.applied.object;
   const namespace = ks.applied.namespace ?? 'default';
@@ -75,7 +78,7 @@ export function resolveSubstituteVars(ks: KustomizationNode, model: RepoModel): 
     result = resolveUncached(ks, postBuild, namespace, refs);
     stable.set(obj, { namespace, sources: refs, result });
   }
-  cache.set(ks, result);
+  perModel.set(ks, result);
   return result;
 }
 

@@ -16,8 +16,8 @@ test('findSubstitutions: exact offsets, escapes, operators, nesting', () => {
       ['z', ':=', true, '${z:=d}'],
       ['w', ':-', true, '${w:-${v}}'],
       ['v', '', false, '${v}'],
-      ['u', '^^', true, '${u^^}'],
-      ['t', '#', true, '${#t}'],
+      ['u', '^^', false, '${u^^}'],
+      ['t', '#', false, '${#t}'],
     ],
   );
   assert.equal(text.slice(refs[0].nameStart - 100, refs[0].nameEnd - 100), 'x');
