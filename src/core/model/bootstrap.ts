@@ -9,10 +9,10 @@ import { normalizeVirtual } from './view';
  * that file holds no Kustomization, the model infers the one bootstrap would write, so the cluster
  * still has its root: `flux-system/flux-system`, path = the folder holding `flux-system/`.
  */
-export function inferBootstrapObjects(ws: Workspace): Map<string, KubeObject[]> {
+export function inferBootstrapObjects(ws: Workspace, files: Iterable<SourceFile> = ws.files.values()): Map<string, KubeObject[]> {
   const inferred = new Map<string, KubeObject[]>();
-  for (const file of ws.files.values()) {
-    if (!file.path.endsWith('/flux-system/gotk-sync.yaml')) continue;
+  for (const file of files) {
+    if (!isBootstrapSyncFile(file.path)) continue;
     if (objectsOf(file).some((o) => o.fluxKind === 'Kustomization')) continue;
     // One set of objects per parsed file, so identity-keyed caches survive rebuilds.
     const known = inferredCache.get(file);
@@ -62,11 +62,19 @@ const inferredCache = new WeakMap<SourceFile, KubeObject[]>();
  * Files a kustomization uses as patches (`patches[].path`, `patchesStrategicMerge`, `patchesJson6902`):
  * their objects are edits of other objects, never applied on their own.
  */
-export function patchFiles(ws: Workspace): Set<string> {
+export function isBootstrapSyncFile(path: string): boolean {
+  return path.endsWith('/flux-system/gotk-sync.yaml');
+}
+
+export function isKustomizationFile(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return name === 'kustomization.yaml' || name === 'kustomization.yml' || name === 'Kustomization';
+}
+
+export function patchFiles(files: Iterable<SourceFile>): Set<string> {
   const out = new Set<string>();
-  for (const file of ws.files.values()) {
-    const name = file.path.slice(file.path.lastIndexOf('/') + 1);
-    if (name !== 'kustomization.yaml' && name !== 'kustomization.yml' && name !== 'Kustomization') continue;
+  for (const file of files) {
+    if (!isKustomizationFile(file.path)) continue;
     for (const p of patchFilesOf(file)) out.add(p);
   }
   return out;

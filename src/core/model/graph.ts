@@ -3,7 +3,7 @@ import type { Workspace } from '../workspace/workspace';
 import { Expander, type ExpandProblem, type Expansion } from './expand';
 import { CLUSTER_SCOPED_KINDS, SOURCE_KINDS, type FluxKind } from './kinds';
 import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
-import { inferBootstrapObjects, patchFiles } from './bootstrap';
+import { inferBootstrapObjects, isBootstrapSyncFile, isKustomizationFile, patchFiles } from './bootstrap';
 import { envsubst } from '../substitution/evaluate';
 import type { SourceFile } from '../yaml/document';
 import { resolveSource, type SourceResolution, type SourceIndex, buildSourceIndex } from './sources';
@@ -32,6 +32,8 @@ export interface AppliedObject {
   readonly appliedBy: KustomizationNode | undefined;
   /** Flux-specific view; set for Flux kinds. */
   flux?: FluxNode;
+  /** `objectKey(kind, namespace, name)`, computed once. */
+  readonly key: string;
 }
 
 interface FluxNodeBase {
@@ -163,6 +165,8 @@ export class ModelBuilder {
   private previous = new Map<string, ClusterState>();
   private previousSources: SourceIndex | undefined;
   private readonly ksIdsIn = new WeakMap<Expansion, string[]>();
+  /** Paths worth a look for patches and bootstrap placeholders; the file set changes only on full reloads. */
+  private special: string[] | undefined;
 
   constructor(
     private readonly ws: Workspace,
@@ -175,6 +179,7 @@ export class ModelBuilder {
   }
 
   private reset(): void {
+    this.special = undefined;
     this.expander = undefined;
     this.inputs.clear();
     this.previous = new Map();
@@ -182,9 +187,11 @@ export class ModelBuilder {
 
   build(): RepoModel {
     const ws = this.ws;
-    const inferred = inferBootstrapObjects(ws);
+    this.special ??= [...ws.files.keys()].filter((p) => isKustomizationFile(p) || isBootstrapSyncFile(p));
+    const specialFiles = this.special.map((p) => ws.files.get(p)).filter((f): f is SourceFile => !!f);
+    const inferred = inferBootstrapObjects(ws, specialFiles);
     const objectsFor = (file: SourceFile) => inferred.get(file.path) ?? objectsOf(file);
-    const patches = patchFiles(ws);
+    const patches = patchFiles(specialFiles);
     const allObjects: KubeObject[] = [];
     for (const file of ws.files.values()) {
       if (ws.chartDirOf(file.path)) continue;
@@ -292,11 +299,11 @@ export class ModelBuilder {
       cluster.byKey.clear();
       const nodes = new Map<string, KustomizationNode>();
       current.set(name, { cluster, nodes });
-      const nodeKey = (a: AppliedObject) => `${a.object.id}|${a.namespace}/${a.name}`;
+      const nodeKey = (a: AppliedObject) => `${a.object.id}|${a.key}`;
 
       const addApplied = (applied: AppliedObject) => {
         cluster.objects.push(applied);
-        const key = objectKey(applied.kind, applied.namespace, applied.name);
+        const key = applied.key;
         const list = cluster.byKey.get(key);
         if (list) list.push(applied);
         else cluster.byKey.set(key, [applied]);
@@ -358,14 +365,16 @@ export class ModelBuilder {
           const namespace = !namespaced
             ? undefined
             : substituteInline(targetNamespace ?? e.namespace ?? e.object.namespace ?? DEFAULT_NAMESPACE, vars);
+          const name = substituteInline(e.renamedTo ?? e.prefix + e.object.name + e.suffix, vars);
           const childApplied: AppliedObject = {
             object: e.object,
             kind: e.object.kind,
             apiVersion: e.object.apiVersion,
-            name: substituteInline(e.renamedTo ?? e.prefix + e.object.name + e.suffix, vars),
+            name,
             namespace,
             cluster,
             appliedBy: node,
+            key: objectKey(e.object.kind, namespace, name),
           };
           if (e.object.fluxKind === 'Kustomization') {
             const key = nodeKey(childApplied);
@@ -411,14 +420,16 @@ export class ModelBuilder {
         return node;
       };
 
+      const rootNamespace = rootObject.namespace ?? DEFAULT_NAMESPACE;
       const rootApplied: AppliedObject = {
         object: rootObject,
         kind: rootObject.kind,
         apiVersion: rootObject.apiVersion,
         name: rootObject.name,
-        namespace: rootObject.namespace ?? DEFAULT_NAMESPACE,
+        namespace: rootNamespace,
         cluster,
         appliedBy: undefined,
+        key: objectKey(rootObject.kind, rootNamespace, rootObject.name),
       };
       const oldRoot = previous?.nodes.get(nodeKey(rootApplied));
       if (oldRoot && reusable(oldRoot)) {
