@@ -62,12 +62,12 @@ class ParseError extends Error {
   }
 }
 
+const DEFAULT_OPS = new Set(['-', '+', '=', '?', ':-', ':+', ':=', ':?']);
+
 /** Operators that supply a value for an undefined variable, so strict mode lets it pass. */
 export function isDefaultOp(operator: string): boolean {
   return DEFAULT_OPS.has(operator);
 }
-
-const DEFAULT_OPS = new Set(['-', '+', '=', '?', ':-', ':+', ':=', ':?']);
 
 /** Go's unicode.IsLetter / IsDigit (Nd only) or `_`. */
 const IDENT = /^[\p{L}\p{Nd}_]$/u;
