@@ -1,3 +1,4 @@
+import type { LiveObjectStatus, LiveState } from '../status/conditions';
 import type { AppliedObject, ClusterModel, KustomizationNode, RepoModel } from '../model/graph';
 import type { KubeObject } from '../model/objects';
 import { asRecord, asString } from '../model/objects';
@@ -10,18 +11,9 @@ import { relativePath } from './treeData';
  * computed on demand (`childrenOf`), so a large repo only pays for the nodes the user expands.
  */
 
-/** Cluster state as the live-status source reports it; mirrors the extension's LiveObjectStatus. */
-export type LiveState = 'Ready' | 'NotReady' | 'Suspended' | 'Reconciling' | 'Unknown' | 'Absent';
-
-export interface LiveInfo {
-  kind: string;
-  namespace: string;
-  name: string;
-  state: LiveState;
-  message?: string;
-  revision?: string;
-  lastHandledReconcileAt?: string;
-}
+export type { LiveState } from '../status/conditions';
+/** Cluster state as the live-status source reports it. */
+export type LiveInfo = LiveObjectStatus;
 
 /** Read-only view of the cluster the tree decorates its nodes with. */
 export interface LiveLookup {

@@ -1,21 +1,12 @@
 import * as vscode from 'vscode';
+import type { LiveObjectStatus } from '../../core/status/conditions';
 
 /**
  * The seam between the cluster (live status engineer) and the Flux tree. The tree never talks to a
  * cluster itself: whoever watches the cluster registers a LiveStatusSource here, and the tree reads
  * it whenever it renders a node.
  */
-export type LiveState = 'Ready' | 'NotReady' | 'Suspended' | 'Reconciling' | 'Unknown' | 'Absent';
-
-export interface LiveObjectStatus {
-  kind: string;
-  namespace: string;
-  name: string;
-  state: LiveState;
-  message?: string;
-  revision?: string;
-  lastHandledReconcileAt?: string;
-}
+export type { LiveState, LiveObjectStatus } from '../../core/status/conditions';
 
 export interface LiveStatusSource {
   get(kind: string, namespace: string, name: string): LiveObjectStatus | undefined;
