@@ -274,7 +274,7 @@ export class ModelBuilder {
     const clusters: ClusterModel[] = [];
     const current = new Map<string, ClusterState>();
     const appliedById = new Map<string, AppliedObject[]>();
-    const roots = ksObjects.filter((o) => !appliedByOther.has(o.id) && !patches.has(o.doc.file.path));
+    const roots = ksObjects.filter((o) => !appliedByOther.has(o.id) && !patches.has(o.file));
     const usedNames = new Set<string>();
     for (const rootObject of roots) {
       const rootSpec = asRecord(rootObject.body.spec) ?? {};
@@ -444,7 +444,7 @@ export class ModelBuilder {
     }
     this.previous = current;
 
-    const isUnapplied = (o: KubeObject) => !appliedById.has(o.id) && !patches.has(o.doc.file.path);
+    const isUnapplied = (o: KubeObject) => !appliedById.has(o.id) && !patches.has(o.file);
     const unapplied = allObjects.filter((o) => o.fluxKind && o.fluxKind !== 'ArtifactGenerator' && isUnapplied(o));
     const unappliedGenerators = allObjects.filter((o) => o.fluxKind === 'ArtifactGenerator' && isUnapplied(o));
     return {

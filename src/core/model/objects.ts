@@ -1,10 +1,13 @@
-import type { SourceFile, YamlDoc } from '../yaml/document';
+import { isParsed, type SourceFile, type YamlDoc } from '../yaml/document';
+import { scanHeaders } from '../yaml/headers';
 import { fluxKindOf, isKustomizeConfig, type FluxKind } from './kinds';
 
 /** A Kubernetes object as written in one YAML document (before any kustomize or Flux transformation). */
 export interface KubeObject {
   /** `path#docIndex`: stable for the lifetime of the file's text. */
   readonly id: string;
+  /** Path of the file holding it (reading `doc` may parse the file; this never does). */
+  readonly file: string;
   readonly doc: YamlDoc;
   readonly apiVersion: string;
   readonly kind: string;
@@ -27,7 +30,49 @@ function isRecord(v: unknown): v is Record<string, any> {
 export function objectsOf(file: SourceFile): KubeObject[] {
   let objects = cache.get(file);
   if (objects) return objects;
-  objects = [];
+  objects = (!isParsed(file) && headerObjects(file)) || parsedObjects(file);
+  cache.set(file, objects);
+  return objects;
+}
+
+/**
+ * Objects of a not-yet-parsed file from its document headers, when every document is a plain
+ * non-Flux object (Deployments, ConfigMaps, …): their `doc` and `body` parse the file on first use.
+ * Flux objects, kustomize files and CRDs are always parsed, since the model reads their bodies.
+ */
+function headerObjects(file: SourceFile): KubeObject[] | undefined {
+  const headers = scanHeaders(file.text);
+  if (!headers) return undefined;
+  const objects: KubeObject[] = [];
+  for (const h of headers) {
+    if (h.kind === undefined || h.apiVersion === undefined) {
+      if (h.kind !== undefined || h.apiVersion !== undefined) return undefined;
+      continue;
+    }
+    if (fluxKindOf(h.apiVersion, h.kind) || isKustomizeConfig(h.apiVersion, h.kind) || h.kind === 'CustomResourceDefinition') return undefined;
+    const index = h.index;
+    objects.push({
+      id: `${file.path}#${index}`,
+      file: file.path,
+      get doc() {
+        return file.docs[index] ?? file.docs[file.docs.length - 1];
+      },
+      get body() {
+        const v = file.docs[index]?.value;
+        return isRecord(v) ? v : {};
+      },
+      apiVersion: h.apiVersion,
+      kind: h.kind,
+      name: h.name ?? '',
+      namespace: h.namespace || undefined,
+      fluxKind: undefined,
+    });
+  }
+  return objects;
+}
+
+function parsedObjects(file: SourceFile): KubeObject[] {
+  const objects: KubeObject[] = [];
   for (const doc of file.docs) {
     const v = doc.value;
     if (!isRecord(v) || typeof v.kind !== 'string' || typeof v.apiVersion !== 'string') continue;
@@ -37,6 +82,7 @@ export function objectsOf(file: SourceFile): KubeObject[] {
     const namespace = typeof meta.namespace === 'string' && meta.namespace !== '' ? meta.namespace : undefined;
     objects.push({
       id: `${file.path}#${doc.index}`,
+      file: file.path,
       doc,
       apiVersion: v.apiVersion,
       kind: v.kind,
@@ -46,7 +92,6 @@ export function objectsOf(file: SourceFile): KubeObject[] {
       fluxKind: fluxKindOf(v.apiVersion, v.kind),
     });
   }
-  cache.set(file, objects);
   return objects;
 }
 

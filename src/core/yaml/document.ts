@@ -36,28 +36,69 @@ export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 /** YAML alias expansion bound: stops "billion laughs" documents while allowing normal anchors. */
 const MAX_ALIAS_COUNT = 1000;
 
+/**
+ * A file is parsed on first access to `docs`, `problems` or `lines`: building the tree only needs
+ * each document's identity, which `scanHeaders` reads from the text far faster than a full parse
+ * (see docs/benchmarks.md). Everything that needs ranges or values (checks, navigation, rendering)
+ * parses the file then, once.
+ */
+class LazySourceFile implements SourceFile {
+  private parsed: { docs: YamlDoc[]; problems: YamlProblem[] } | undefined;
+  private lineIndex: LineIndex | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly text: string,
+  ) {}
+
+  get isParsed(): boolean {
+    return this.parsed !== undefined;
+  }
+
+  get lines(): LineIndex {
+    return (this.lineIndex ??= new LineIndex(this.text));
+  }
+
+  get docs(): YamlDoc[] {
+    return (this.parsed ??= parseText(this)).docs;
+  }
+
+  get problems(): YamlProblem[] {
+    return (this.parsed ??= parseText(this)).problems;
+  }
+}
+
 export function parseSourceFile(path: string, text: string): SourceFile {
-  const lines = new LineIndex(text);
+  return new LazySourceFile(path, text);
+}
+
+/** Whether the file's YAML has been parsed already (so reading `docs` costs nothing). */
+export function isParsed(file: SourceFile): boolean {
+  return !(file instanceof LazySourceFile) || file.isParsed;
+}
+
+function parseText(file: SourceFile): { docs: YamlDoc[]; problems: YamlProblem[] } {
+  const { text, lines } = file;
   const docs: YamlDoc[] = [];
   const problems: YamlProblem[] = [];
-  const file: SourceFile = { path, text, lines, docs, problems };
+  const result = { docs, problems };
   if (text.length > MAX_FILE_BYTES) {
     problems.push({
       message: `File is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB and was not read; Flux would still apply it.`,
       range: lines.range(0, 0),
     });
-    return file;
+    return result;
   }
   if (text.includes('\u0000')) {
     problems.push({ message: 'File contains binary data (NUL bytes) and is not YAML.', range: lines.range(0, 0) });
-    return file;
+    return result;
   }
   let parsed: Document.Parsed[];
   try {
     parsed = parseAllDocuments(text, { prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
   } catch (err) {
     problems.push({ message: `YAML could not be read: ${(err as Error).message}`, range: lines.range(0, 0) });
-    return file;
+    return result;
   }
   if (!Array.isArray(parsed)) parsed = [];
   parsed.forEach((node, index) => {
@@ -79,7 +120,7 @@ export function parseSourceFile(path: string, text: string): SourceFile {
     const start = node.contents?.range?.[0] ?? node.range[0];
     docs.push({ file, index, node, value, start, end: node.range[1], problems: docProblems });
   });
-  return file;
+  return result;
 }
 
 /** The node at a path such as ['spec', 'dependsOn', 1, 'name'], or undefined. */
