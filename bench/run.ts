@@ -37,6 +37,8 @@ async function main() {
     `Produced by \`npm run bench\` (or \`make bench\`, which also builds the test cluster binaries) on ${new Date().toISOString().slice(0, 10)},`,
     `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. Times are wall-clock medians`,
     'unless stated; the machine was otherwise idle unless stated. Targets come from the issues.',
+    'This machine is a shared VM: the same command varies by up to ±30 % between runs, so compare',
+    'ratios measured in one run (index vs. floor, p50 vs. p95) rather than numbers across runs.',
     '',
   ].join('\n');
   const text = header + '\n' + sections.join('\n');
