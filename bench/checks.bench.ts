@@ -7,34 +7,21 @@ import * as path from 'node:path';
 import { checkModel } from '../src/core/checks/index';
 import { Repo } from '../src/core/repo';
 import { memoryHost } from '../src/core/workspace/host';
-import { diskHost } from '../src/node/fsHost';
 import { generateRepo } from './generate';
+import { benchFiles, CORPORA, median } from './inputs';
 
-const CORPORA = path.resolve(__dirname, '../../shared/corpora');
 const RUNS = 5;
 const EDITS = 200;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))];
 }
 
-function filesOf(name: string): Record<string, string> {
-  if (name === 'generated') return generateRepo().files;
-  const root = path.join(CORPORA, name);
-  const repo = new Repo(root, diskHost);
-  const files: Record<string, string> = {};
-  for (const [p, f] of repo.workspace.files) files[path.relative(root, p)] = f.text;
-  return files;
-}
 
 function fullCheck(name: string) {
-  const files = filesOf(name);
+  const files = benchFiles(name);
   const parse: number[] = [];
   const model: number[] = [];
   const checks: number[] = [];

@@ -9,27 +9,12 @@ import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { Repo } from '../src/core/repo';
 import { memoryHost } from '../src/core/workspace/host';
-import { diskHost } from '../src/node/fsHost';
 import { generateRepo } from './generate';
+import { benchFiles, CORPORA, median } from './inputs';
 
-const CORPORA = path.resolve(__dirname, '../../shared/corpora');
 const RUNS = 5;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
-/** Files (relative path → text) the workspace reads, so floor and model see the same input. */
-function loadFiles(name: string): Record<string, string> {
-  if (name === 'generated') return generateRepo().files;
-  const root = path.join(CORPORA, name);
-  const repo = new Repo(root, diskHost);
-  const files: Record<string, string> = {};
-  for (const [p, f] of repo.workspace.files) files[path.relative(root, p)] = f.text;
-  // Folders and ignore rules matter to the model; non-manifest files are listed but not parsed.
-  return files;
-}
 
 interface Measure {
   files: number;
@@ -43,7 +28,7 @@ interface Measure {
 
 /** Runs inside the child process. */
 function measure(name: string): Measure {
-  const files = loadFiles(name);
+  const files = benchFiles(name);
   const texts = Object.values(files);
   const floor: number[] = [];
   const index: number[] = [];
@@ -67,7 +52,7 @@ let kept: unknown;
 
 /** Memory of one model, in a process that does nothing else: heap and RSS growth over the loaded texts. */
 function measureMemory(name: string): { heapMB: number; rssMB: number; peakRssMB: number; baseRssMB: number } {
-  const files = loadFiles(name);
+  const files = benchFiles(name);
   global.gc?.();
   const base = process.memoryUsage();
   const repo = new Repo('/repo', memoryHost('/repo', files));
