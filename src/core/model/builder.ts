@@ -206,13 +206,28 @@ export class ModelBuilder {
       };
 
       /** An old subtree can stand as it is when every Kustomization in it reads the same inputs. */
-      const reusable = (old: KustomizationNode): boolean => {
-        if (this.orderDependent.has(old) || nodes.has(nodeKey(old.applied))) return false;
-        if (currentById.get(old.applied.object.id) !== old.applied.object) return false;
-        const input = this.inputOf.get(old);
-        if (!input || input !== readInput(old.applied.object, old.applied.namespace ?? DEFAULT_NAMESPACE)) return false;
-        return old.children.every(reusable);
+      /**
+       * An old subtree can stand as it is when every Kustomization in it reads the same inputs
+       * (answered once per build: each level asks about the subtrees below it) and none of its
+       * nodes has been placed elsewhere in this build already (checked right before adopting).
+       */
+      const unchangedVerdicts = new Map<KustomizationNode, boolean>();
+      const unchanged = (old: KustomizationNode): boolean => {
+        let verdict = unchangedVerdicts.get(old);
+        if (verdict === undefined) {
+          const input = this.inputOf.get(old);
+          verdict =
+            !this.orderDependent.has(old) &&
+            currentById.get(old.applied.object.id) === old.applied.object &&
+            !!input &&
+            input === readInput(old.applied.object, old.applied.namespace ?? DEFAULT_NAMESPACE) &&
+            old.children.every(unchanged);
+          unchangedVerdicts.set(old, verdict);
+        }
+        return verdict;
       };
+      const unplaced = (old: KustomizationNode): boolean => !nodes.has(nodeKey(old.applied)) && old.children.every(unplaced);
+      const reusable = (old: KustomizationNode): boolean => unchanged(old) && unplaced(old);
 
       /** Puts a reused subtree's nodes and objects into this build's indexes, in visiting order. */
       const adopt = (node: KustomizationNode) => {
