@@ -189,7 +189,7 @@ export function present(node: TreeNode, model: RepoModel, live?: LiveLookup): No
       return {
         id: node.id,
         label: c.name,
-        description: `${c.kustomizations.length} Kustomizations, ${c.helmReleases.length} HelmReleases`,
+        description: `${plural(c.kustomizations.length, 'Kustomization')}, ${plural(c.helmReleases.length, 'HelmRelease')}`,
         tooltip: `**Cluster** ${escapeMarkdown(c.name)}\n\nRoot: ${escapeMarkdown(key(c.root.applied))} (${escapeMarkdown(where(c.root.applied.object.doc))})`,
         contextValue: 'cluster',
         collapsible: 'expanded',
@@ -359,4 +359,8 @@ export function pathsTo(
     }
   }
   return out;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
