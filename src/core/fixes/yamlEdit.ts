@@ -105,27 +105,27 @@ export function appendItem(doc: YamlDoc, seqPath: readonly PathSegment[], item: 
 
 /** Removes a key and its value (whole lines) from a block mapping. */
 export function deleteKey(doc: YamlDoc, mapPath: readonly PathSegment[], key: string): TextEdit | undefined {
-  const pair = pairOf(doc, mapPath, key);
-  if (!pair) return undefined;
-  const k = (pair.key as { range?: [number, number, number] }).range;
-  const v = (pair.value as { range?: [number, number, number] } | null)?.range;
-  if (!k) return undefined;
+  const entry = entryExtent(doc, mapPath, key);
+  if (!entry) return undefined;
   const text = doc.file.text;
-  const start = lineStart(text, k[0]);
-  let end = lineEnd(text, Math.max((v?.[1] ?? k[1]) - 1, k[1]));
-  if (end < text.length) end++;
-  return edit(doc, start, end, '');
+  const end = entry.end < text.length ? entry.end + 1 : entry.end;
+  return edit(doc, lineStart(text, entry.keyStart), end, '');
 }
 
 /** Replaces a whole `key: value` entry by other entries (YAML text, unindented). */
 export function replaceKey(doc: YamlDoc, mapPath: readonly PathSegment[], key: string, entries: string): TextEdit | undefined {
+  const entry = entryExtent(doc, mapPath, key);
+  if (!entry) return undefined;
+  const indent = columnOf(doc.file.text, entry.keyStart);
+  return edit(doc, entry.keyStart, entry.end, indentBlock(entries, indent).slice(indent));
+}
+
+/** Where a `key: value` entry starts (its key) and where its last line ends. */
+function entryExtent(doc: YamlDoc, mapPath: readonly PathSegment[], key: string): { keyStart: number; end: number } | undefined {
   const pair = pairOf(doc, mapPath, key);
   if (!pair) return undefined;
   const k = (pair.key as { range?: [number, number, number] }).range;
   const v = (pair.value as { range?: [number, number, number] } | null)?.range;
   if (!k) return undefined;
-  const text = doc.file.text;
-  const indent = columnOf(text, k[0]);
-  const end = lineEnd(text, Math.max((v?.[1] ?? k[1]) - 1, k[1]));
-  return edit(doc, k[0], end, indentBlock(entries, indent).slice(indent));
+  return { keyStart: k[0], end: lineEnd(doc.file.text, Math.max((v?.[1] ?? k[1]) - 1, k[1])) };
 }

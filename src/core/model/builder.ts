@@ -3,7 +3,7 @@ import type { SourceFile } from '../yaml/document';
 import { inferBootstrapObjects, isBootstrapSyncFile, isKustomizationFile, patchFiles } from './bootstrap';
 import { Expander, type Expansion } from './expand';
 import { CLUSTER_SCOPED_KINDS } from './kinds';
-import { dependsOnOf, helmReleaseNode, inlineSubstitutions, substituteInline } from './nodes';
+import { dependsOnOf, helmReleaseNode, inlineSubstitutions, sourceRefOf, substituteInline } from './nodes';
 import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
 import { buildSourceIndex, resolveSource, type SourceIndex, type SourceResolution } from './sources';
 import {
@@ -122,15 +122,7 @@ export class ModelBuilder {
       const cached = this.inputs.get(key);
       if (cached && cached.object === ks && (!cached.expansion || expander.isLive(cached.expansion))) return cached;
       const spec = asRecord(ks.body.spec) ?? {};
-      const ref = asRecord(spec.sourceRef);
-      const sourceRef: Reference | undefined = ref
-        ? {
-            kind: asString(ref.kind) ?? 'GitRepository',
-            name: asString(ref.name) ?? '',
-            namespace: asString(ref.namespace) || namespace,
-            path: ['spec', 'sourceRef'],
-          }
-        : undefined;
+      const sourceRef = sourceRefOf(spec, namespace);
       const source = resolveSource(ws, sourceIndex, sourceRef, sourceOptions, ks.doc.file.path);
       const path = normalizeVirtual(asString(spec.path) ?? '') ?? '';
       const components = asArray(spec.components).filter((c): c is string => typeof c === 'string');

@@ -4,4 +4,3 @@
  */
 export * from './types';
 export { buildModel, ModelBuilder } from './builder';
-export { SOURCE_KINDS } from './kinds';

@@ -42,36 +42,38 @@ export function dependsOnOf(obj: KubeObject, namespace: string): Reference[] {
   return out;
 }
 
+/** A Kustomization's `spec.sourceRef`, its namespace defaulted to the Kustomization's as Flux does. */
+export function sourceRefOf(spec: Record<string, any>, namespace: string): Reference | undefined {
+  const ref = asRecord(spec.sourceRef);
+  if (!ref) return undefined;
+  return { kind: asString(ref.kind) ?? 'GitRepository', name: asString(ref.name) ?? '', namespace: asString(ref.namespace) || namespace, path: ['spec', 'sourceRef'] };
+}
+
+/** A HelmRelease's chart source: `spec.chartRef`, else `spec.chart.spec.sourceRef`, namespace defaulted. */
+export function chartSourceRefOf(spec: Record<string, any>, namespace: string): Reference | undefined {
+  const chartRef = asRecord(spec.chartRef);
+  const ref = chartRef ?? asRecord(asRecord(asRecord(spec.chart)?.spec)?.sourceRef);
+  if (!ref) return undefined;
+  return {
+    kind: asString(ref.kind) ?? (chartRef ? 'OCIRepository' : 'HelmRepository'),
+    name: asString(ref.name) ?? '',
+    namespace: asString(ref.namespace) || namespace,
+    path: chartRef ? ['spec', 'chartRef'] : ['spec', 'chart', 'spec', 'sourceRef'],
+  };
+}
+
 export function helmReleaseNode(applied: AppliedObject, sha: (s: string) => string): HelmReleaseNode {
   const obj = applied.object;
   const ns = applied.namespace ?? DEFAULT_NAMESPACE;
   const spec = asRecord(obj.body.spec) ?? {};
   const chartSpec = asRecord(asRecord(spec.chart)?.spec);
-  const chartRef = asRecord(spec.chartRef);
-  let chartSourceRef: Reference | undefined;
-  if (chartRef) {
-    chartSourceRef = {
-      kind: asString(chartRef.kind) ?? 'OCIRepository',
-      name: asString(chartRef.name) ?? '',
-      namespace: asString(chartRef.namespace) || ns,
-      path: ['spec', 'chartRef'],
-    };
-  } else if (chartSpec) {
-    const ref = asRecord(chartSpec.sourceRef);
-    if (ref)
-      chartSourceRef = {
-        kind: asString(ref.kind) ?? 'HelmRepository',
-        name: asString(ref.name) ?? '',
-        namespace: asString(ref.namespace) || ns,
-        path: ['spec', 'chart', 'spec', 'sourceRef'],
-      };
-  }
+  const chartSourceRef = chartSourceRefOf(spec, ns);
   const targetNamespace = asString(spec.targetNamespace) || undefined;
   const node: HelmReleaseNode = {
     kind: 'HelmRelease',
     applied,
     chartSourceRef,
-    chartRef: !!chartRef,
+    chartRef: !!asRecord(spec.chartRef),
     chart: asString(chartSpec?.chart),
     dependsOn: dependsOnOf(obj, ns),
     releaseName: helmReleaseName(applied.name, targetNamespace, asString(spec.releaseName) || undefined, sha),

@@ -4,6 +4,7 @@ import { asArray, asRecord, asString, kustomizeConfigOf, type KubeObject } from 
 import { closest, findSource, resolveSource, type SourceResolution } from '../model/sources';
 import { joinVirtual, kustomizationFileInView, normalizeVirtual, type SourceView } from '../model/view';
 import { isRemoteResource } from '../model/expand';
+import { chartSourceRefOf, sourceRefOf } from '../model/nodes';
 import { isManifestFileName } from '../workspace/workspace';
 import type { PathSegment, SourceFile, YamlDoc } from '../yaml/document';
 import type { Range } from '../yaml/lines';
@@ -176,11 +177,7 @@ class Resolver {
     const ns = o.namespace ?? DEFAULT_NAMESPACE;
     const near = doc.file.path;
     // An unapplied Kustomization is resolved as if applied in its written namespace.
-    const refOf = (): Reference | undefined => {
-      const r = asRecord(spec.sourceRef);
-      if (!r) return undefined;
-      return { kind: asString(r.kind) ?? 'GitRepository', name: asString(r.name) ?? '', namespace: asString(r.namespace) || ns, path: ['spec', 'sourceRef'] };
-    };
+    const refOf = () => sourceRefOf(spec, ns);
     const unappliedResolution = nodes.length ? undefined : resolveSource(this.ws, this.model.sourceIndex, refOf(), { remotes: [] }, near);
     const views: { view: SourceView | undefined; path: string }[] = nodes.length
       ? nodes.map((n) => ({ view: n.source.kind === 'view' ? n.source.view : undefined, path: n.path }))
@@ -241,17 +238,7 @@ class Resolver {
     const nodes = this.nodesOf(o, 'HelmRelease');
     const ns = o.namespace ?? DEFAULT_NAMESPACE;
     const near = doc.file.path;
-    const written = (): Reference | undefined => {
-      const chartRef = asRecord(spec.chartRef);
-      const r = chartRef ?? asRecord(asRecord(asRecord(spec.chart)?.spec)?.sourceRef);
-      if (!r) return undefined;
-      return {
-        kind: asString(r.kind) ?? (chartRef ? 'OCIRepository' : 'HelmRepository'),
-        name: asString(r.name) ?? '',
-        namespace: asString(r.namespace) || ns,
-        path: chartRef ? ['spec', 'chartRef'] : ['spec', 'chart', 'spec', 'sourceRef'],
-      };
-    };
+    const written = () => chartSourceRefOf(spec, ns);
     const refs = nodes.length ? nodes.map((n) => ({ ref: n.chartSourceRef, cluster: n.applied.cluster as ClusterModel | undefined })) : [{ ref: written(), cluster: undefined }];
     const first = refs.find((r) => r.ref)?.ref;
     if (first) {
