@@ -4,6 +4,7 @@ import { runTree } from './commands/tree';
 import { runBuild, BUILD_USAGE } from './commands/build';
 import { runDiff, DIFF_SUMMARY } from './commands/diff';
 import { runCheck } from './commands/check';
+import { runGraph, GRAPH_SUMMARY } from './commands/graph';
 import { runReconcile, runResume, runSuspend, RECONCILE_SUMMARY, RESUME_SUMMARY, SUSPEND_SUMMARY } from './commands/reconcile';
 
 /** One line per subcommand; each lives in `commands/<name>.ts`. */
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
   check: { run: runCheck, summary: 'check [DIR] [--format text|json|sarif|github]  ordering and correctness diagnostics (exit 1 on errors)' },
   diff: { run: runDiff, summary: DIFF_SUMMARY },
   build: { run: runBuild, summary: BUILD_USAGE },
+  graph: { run: runGraph, summary: GRAPH_SUMMARY },
   tree: { run: runTree, summary: 'tree [DIR] [--format text|json]      what each Flux Kustomization applies, per cluster' },
 };
 
