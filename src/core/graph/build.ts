@@ -51,7 +51,7 @@ class ClusterGraphBuilder {
 
     for (const ks of cluster.kustomizations) {
       const from = this.ids.get(ks.applied)!;
-      for (const child of [...ks.children, ...ks.helmReleases, ...(this.withSources ? ks.sources : [])]) {
+      for (const child of [...ks.children, ...ks.helmReleases]) {
         this.addEdge({ from, to: this.ids.get(child.applied)!, type: 'applies' });
       }
     }

@@ -24,7 +24,7 @@ export function toMermaid(graph: DependencyGraph): string {
     for (const edge of cluster.edges) {
       const { first, then } = flowOf(edge);
       const arrow = edge.type === 'dependsOn' && !edge.absent ? '-->' : edge.type === 'source' ? '-.-o' : '-.->';
-      const label = edge.problem ? `|"${escapeLabel(edge.problem.rule)}"|` : edge.type === 'dependsOn' ? '' : `|${edge.type}|`;
+      const label = edge.problem ? `|"${escapeLabel(edge.problem.rule)}"|` : '';
       out.push(`  ${ids.get(first)} ${arrow}${label} ${ids.get(then)}`);
       links.push({ index: linkCount++, problem: !!edge.problem });
     }

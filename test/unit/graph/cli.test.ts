@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { Graphviz } from '@hpcc-js/wasm-graphviz';
 import { runCli } from '../../../src/cli/main';
 import type { CliIO } from '../../../src/cli/io';
-import { toMermaid, type DependencyGraph } from '../../../src/core/graph/index';
+import { toDot, toMermaid, type DependencyGraph } from '../../../src/core/graph/index';
 import { CORPORA } from '../helpers';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -101,7 +101,6 @@ test('graph --format dot: Graphviz parses and lays it out; problem edges red wit
 });
 
 test('graph --format dot escapes quotes and backslashes in names', async () => {
-  const { toDot } = await import('../../../src/core/graph/index');
   const graph: DependencyGraph = {
     clusters: [{ name: 'c "1"', root: 'Kustomization/ns/a"b\\c', nodes: [{ id: 'Kustomization/ns/a"b\\c', kind: 'Kustomization', name: 'a"b\\c', namespace: 'ns', file: 'x.yaml', line: 1 }], edges: [] }],
   };
