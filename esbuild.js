@@ -6,7 +6,7 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 async function main() {
-  const ctx = await esbuild.context({
+  const node = await esbuild.context({
     entryPoints: { extension: 'src/extension/extension.ts', cli: 'src/cli/main.ts' },
     bundle: true,
     format: 'cjs',
@@ -21,14 +21,28 @@ async function main() {
     logLevel: 'warning',
     banner: { js: '' },
   });
+  // Webview scripts run in the editor's browser sandbox: their own bundle, no Node, no vscode.
+  const webview = await esbuild.context({
+    entryPoints: { 'webview/graph': 'src/webview/graph/main.ts' },
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    outdir: 'dist',
+    sourcemap: !production,
+    sourcesContent: false,
+    minify: production,
+    logLevel: 'warning',
+  });
   if (watch) {
-    await ctx.watch();
+    await Promise.all([node.watch(), webview.watch()]);
     return;
   }
-  const result = await ctx.rebuild();
+  const result = await node.rebuild();
+  await webview.rebuild();
   fs.writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
   fs.chmodSync('dist/cli.js', 0o755);
-  await ctx.dispose();
+  await Promise.all([node.dispose(), webview.dispose()]);
 }
 
 main().catch((err) => {

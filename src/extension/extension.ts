@@ -5,6 +5,8 @@ import { registerNavigation } from './navigation/registerNavigation';
 import { registerCluster } from './status';
 import { registerDiagnostics } from './diagnostics/index';
 import { registerDrift } from './drift';
+import { registerGraph } from './graph/registerGraph';
+import type { TreeNode } from '../core/tree/viewModel';
 
 /**
  * What every feature module receives. Features register their own providers and commands in a
@@ -13,12 +15,14 @@ import { registerDrift } from './drift';
 export interface Services {
   repo: RepoService;
   output: vscode.OutputChannel;
+  /** The Flux tree view, once registerTree has created it. */
+  treeView?: vscode.TreeView<TreeNode>;
 }
 
 type Feature = (context: vscode.ExtensionContext, services: Services) => void;
 
 /** Feature modules, in registration order. */
-const FEATURES: Feature[] = [registerTree, registerNavigation, registerCluster, registerDiagnostics, registerDrift];
+const FEATURES: Feature[] = [registerTree, registerNavigation, registerCluster, registerDiagnostics, registerDrift, registerGraph];
 
 export function activate(context: vscode.ExtensionContext): void {
   const folder = vscode.workspace.workspaceFolders?.[0];

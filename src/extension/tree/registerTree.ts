@@ -13,6 +13,7 @@ const EMPTY_CONTEXT_KEY = 'gitopsPreview.treeEmpty';
 export function registerTree(context: vscode.ExtensionContext, services: Services): void {
   const provider = new FluxTreeProvider(() => services.repo.model(), context.extensionUri);
   const view = vscode.window.createTreeView<TreeNode>(TREE_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  services.treeView = view;
 
   const updateEmpty = () => {
     const model = services.repo.model();
