@@ -66,8 +66,17 @@ export function layoutView(view: GraphView): Layout {
   return { boxes, edges, width: graph.width ?? 0, height: graph.height ?? 0 };
 }
 
-/** Start, two control points and end of a cubic curve from the right side of `a` to the left side of `b`. */
+/**
+ * Start, two control points and end of a cubic curve from the right side of `a` to the left side
+ * of `b`; an edge going backwards (closing a cycle) arcs below both boxes instead.
+ */
 function directCurve(a: Box, b: Box): Point[] {
+  if (b.x - b.width / 2 < a.x + a.width / 2) {
+    const s = { x: a.x, y: a.y + a.height / 2 };
+    const e = { x: b.x, y: b.y + b.height / 2 };
+    const dip = Math.max(s.y, e.y) + 24 + Math.abs(s.x - e.x) / 8;
+    return [s, { x: s.x, y: dip }, { x: e.x, y: dip }, e];
+  }
   const start = { x: a.x + a.width / 2, y: a.y };
   const end = { x: b.x - b.width / 2, y: b.y };
   const pull = Math.max(40, Math.abs(end.x - start.x) / 3);
