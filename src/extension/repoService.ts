@@ -28,9 +28,12 @@ export class RepoService implements vscode.Disposable {
       watcher.onDidChange(onFile),
       watcher.onDidDelete(onFile),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document.uri.scheme !== 'file' || e.contentChanges.length === 0) return;
+        if (e.document.uri.scheme !== 'file') return;
         const path = toPosix(e.document.uri.fsPath);
-        this.changed(this.repo.setBuffer(path, e.document.isDirty ? e.document.getText() : undefined));
+        // The first keystroke in a clean document arrives with isDirty still false (the dirty flag
+        // follows in a second event without changes): an event with changes always carries text.
+        const text = e.document.isDirty || e.contentChanges.length > 0 ? e.document.getText() : undefined;
+        this.changed(this.repo.setBuffer(path, text));
       }),
       vscode.workspace.onDidCloseTextDocument((d) => {
         if (d.uri.scheme === 'file') this.changed(this.repo.setBuffer(toPosix(d.uri.fsPath), undefined));

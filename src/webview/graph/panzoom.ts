@@ -68,10 +68,10 @@ export class PanZoom {
     this.apply();
   }
 
-  /** Shows the whole `width` × `height` drawing, never enlarged past 1.25×. */
+  /** Shows the whole `width` × `height` drawing, never enlarged past 1.5×. */
   fit(width: number, height: number): void {
     if (!width || !height) return;
-    this.k = Math.min(1.25, (this.width() - 16) / width, (this.height() - 16) / height);
+    this.k = Math.min(1.5, (this.width() - 16) / width, (this.height() - 16) / height);
     this.x = (this.width() - width * this.k) / 2;
     this.y = (this.height() - height * this.k) / 2;
     this.apply();

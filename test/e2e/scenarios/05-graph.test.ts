@@ -24,7 +24,12 @@ function graphFrame(): FrameLocator {
 }
 
 test('Show Dependency Graph draws the demo cluster with live status and the ordering problem', async () => {
-  await wb.command('GitOps: Show Dependency Graph');
+  // From the Flux view's title bar, as a person would find it.
+  await wb.command('GitOps Preview: Focus on Flux View');
+  const pane = wb.viewPane('Flux');
+  await pane.locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
+  await pane.hover();
+  await pane.locator('.pane-header .action-label.codicon-type-hierarchy').first().click({ timeout: 10_000 });
   const frame = graphFrame();
   const nodes = frame.locator('#graph .node');
   await nodes.first().waitFor({ timeout: 30_000 });
@@ -72,9 +77,14 @@ test('the graph follows an unsaved edit without a reload', async () => {
   await wb.goToLineEnd(8);
   await wb.page.keyboard.type('z');
   const frame = graphFrame();
-  await wb.until('a missing dependency node for infra-configsz', async () =>
-    (await frame.locator('#graph .node.missing[aria-label="Kustomization flux-system/infra-configsz"]').count()) === 1 ? true : undefined,
-  );
+  await wb
+    .until('a missing dependency node for infra-configsz', async () =>
+      (await frame.locator('#graph .node.missing[aria-label="Kustomization flux-system/infra-configsz"]').count()) === 1 ? true : undefined,
+    )
+    .catch(async (err) => {
+      await wb.screenshot('05-graph-edit-failed');
+      throw new Error(`${err.message}; editor:\n${await wb.editorText()}`);
+    });
   assert.ok((await frame.locator('#graph .edge-problem').count()) >= 2);
   await wb.page.keyboard.press('Backspace');
   await wb.until('the missing node gone again', async () => ((await frame.locator('#graph .node.missing').count()) === 0 ? true : undefined));
