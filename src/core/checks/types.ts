@@ -18,7 +18,7 @@ export const RULES = {
   'file-unreadable': 'warning',
   'file-too-large': 'warning',
   'apply-cycle': 'error',
-  'nesting-too-deep': 'warning',
+  'analysis-limit': 'warning',
 } as const;
 
 export type RuleId = keyof typeof RULES;
@@ -40,7 +40,7 @@ export const RULE_DESCRIPTIONS: Record<RuleId, string> = {
   'file-unreadable': 'A workspace file was not read: not a regular file, a link leaving the workspace or looping, or an I/O error.',
   'file-too-large': 'A file exceeds a read limit (size or number of documents) and was not read, or only in part.',
   'apply-cycle': 'Kustomizations apply each other: a spec.path includes the file of a Kustomization that applies it.',
-  'nesting-too-deep': 'Kustomizations or kustomization resources nest deeper than the analysis follows.',
+  'analysis-limit': 'The repository exceeds a bound of the analysis (nesting depth, expanded objects); the part beyond it is not analysed.',
 };
 
 export interface Location {

@@ -39,8 +39,8 @@ export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const MAX_ALIASES = 1000;
 /** Anchors per document that has aliases (the other factor of that scan). */
 export const MAX_ANCHORS = 10_000;
-/** Nodes a document may reach through aliases ("billion laughs" documents stop here). */
-export const MAX_EXPANDED_NODES = 1_000_000;
+/** Nodes aliases may add to a document once expanded ("billion laughs" documents stop here). */
+export const MAX_ALIAS_EXPANSION = 100_000;
 /** Documents read per file; real multi-document bundles have hundreds, a million empty ones exhaust memory. */
 export const MAX_DOCUMENTS = 10_000;
 
@@ -162,7 +162,7 @@ type Walked = Node | Pair | { exit: Node };
 /**
  * Bounds what aliases can do before the document is converted: too many of them (the library's
  * resolution is quadratic), an alias inside the node it names (a cyclic value that would send every
- * later walk into infinite recursion), or an expansion past MAX_EXPANDED_NODES. Iterative and
+ * later walk into infinite recursion), or an expansion past MAX_ALIAS_EXPANSION. Iterative and
  * linear in the document's nodes.
  */
 function checkAliases(doc: Document.Parsed): { message: string; at: [number, number] } | undefined {
@@ -171,6 +171,7 @@ function checkAliases(doc: Document.Parsed): { message: string; at: [number, num
   const size = new Map<Node, number>();
   let aliases = 0;
   let anchors = 0;
+  let written = 0;
   let firstAlias: [number, number] | undefined;
   const stack: Walked[] = doc.contents ? [doc.contents as Node] : [];
   while (stack.length) {
@@ -183,8 +184,8 @@ function checkAliases(doc: Document.Parsed): { message: string; at: [number, num
         else total += size.get(child as Node) ?? 1;
       }
       size.set(item.exit, total);
-      if (total > MAX_EXPANDED_NODES && aliases > 0) {
-        return { message: `Aliases expand this document to more than ${MAX_EXPANDED_NODES.toLocaleString('en-US')} nodes (an alias bomb); it was not read.`, at: (item.exit.range ?? [0, 0]) as [number, number] };
+      if (total > written + MAX_ALIAS_EXPANSION) {
+        return { message: `Aliases expand this document by more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} nodes (an alias bomb); it was not read.`, at: (item.exit.range ?? [0, 0]) as [number, number] };
       }
       continue;
     }
@@ -194,6 +195,7 @@ function checkAliases(doc: Document.Parsed): { message: string; at: [number, num
       continue;
     }
     const range = (item.range ?? [0, 0]) as [number, number];
+    written++;
     if (isAlias(item)) {
       aliases++;
       firstAlias ??= range;
