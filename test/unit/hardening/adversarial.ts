@@ -49,6 +49,16 @@ ${ks('flux-system', './clusters/prod')}`,
   'apps/app.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  namespace: default\ndata:\n  a: b\n',
 };
 
+/** A hostile repository: its files, plus what only a real disk can hold (links, FIFOs). */
+export interface Adversarial {
+  readonly files: Record<string, string>;
+  readonly prepare?: (dir: string) => void;
+}
+
+export function materialize(repo: Adversarial): Fixture {
+  return writeRepo(repo.files, repo.prepare);
+}
+
 export function writeRepo(files: Record<string, string>, prepare?: (dir: string) => void): Fixture {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-preview-adversarial-'));
   for (const [rel, text] of Object.entries(files)) {
@@ -59,46 +69,46 @@ export function writeRepo(files: Record<string, string>, prepare?: (dir: string)
   return { dir: dir.split(path.sep).join('/'), cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-export const adversarial = {
+export const adversarial: Record<string, (size?: number) => Adversarial> = {
   /** `a -> .` and `up -> ..`: folder links looping back into the tree. */
   symlinkLoop: () =>
-    writeRepo(BASE, (dir) => {
+    ({ files: BASE, prepare: (dir: string) => {
       fs.symlinkSync('.', path.join(dir, 'apps/loop'));
       fs.symlinkSync('..', path.join(dir, 'clusters/prod/up'));
-    }),
+    } }),
   /** A manifest name linked to an endless device (it reached 12.8 GB before). */
-  symlinkDevZero: () => writeRepo(BASE, (dir) => fs.symlinkSync('/dev/zero', path.join(dir, 'apps/zero.yaml'))),
+  symlinkDevZero: () => ({ files: BASE, prepare: (dir: string) => fs.symlinkSync('/dev/zero', path.join(dir, 'apps/zero.yaml')) }),
   /** A link out of the workspace, and a broken one. */
   symlinkOutside: () =>
-    writeRepo(BASE, (dir) => {
+    ({ files: BASE, prepare: (dir: string) => {
       fs.symlinkSync('/etc/hostname', path.join(dir, 'apps/outside.yaml'));
       fs.symlinkSync('/etc', path.join(dir, 'apps/etc'));
       fs.symlinkSync('does-not-exist.yaml', path.join(dir, 'apps/broken.yaml'));
-    }),
+    } }),
   /** A FIFO named like a manifest: opening it for reading blocks until a writer comes. */
-  fifo: () => writeRepo(BASE, (dir) => execFileSync('mkfifo', [path.join(dir, 'apps/pipe.yaml')])),
+  fifo: () => ({ files: BASE, prepare: (dir: string) => execFileSync('mkfifo', [path.join(dir, 'apps/pipe.yaml')]) }),
   /** A `.sourceignore` glob that backtracks exponentially as a RegExp, next to a long file name. */
   sourceignoreBacktracking: () =>
-    writeRepo({
+    ({ files: {
       ...BASE,
       '.sourceignore': `${'*a'.repeat(16)}*b\n`,
       [`apps/${'a'.repeat(200)}.yaml`]: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: long\n  namespace: default\n',
-    }),
+    } }),
   /** Tens of thousands of aliases in one document (quadratic alias resolution). */
-  manyAliases: (count = 50_000) =>
-    writeRepo({
+  manyAliases: (count = 20_000) =>
+    ({ files: {
       ...BASE,
       'apps/aliases.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aliases\ndata:\n  base: &a value\n  list:\n${'    - *a\n'.repeat(count)}`,
-    }),
+    } }),
   /** "Billion laughs": nine levels of ten aliases each. */
   aliasBomb: () => {
     const lines = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: lol', 'data:', '  l0: &l0 "lol"'];
     for (let i = 1; i <= 9; i++) lines.push(`  l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]`);
-    return writeRepo({ ...BASE, 'apps/bomb.yaml': lines.join('\n') + '\n' });
+    return { files: { ...BASE, 'apps/bomb.yaml': lines.join('\n') + '\n' } };
   },
   /** Aliases naming the node that contains them, in postBuild.substitute and HelmRelease values. */
   selfAlias: () =>
-    writeRepo({
+    ({ files: {
       ...BASE,
       'clusters/prod/apps.yaml': ks('apps', './apps', '  postBuild:\n    substitute: &s\n      name: app\n      again: *s\n'),
       'apps/release.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
@@ -119,7 +129,7 @@ spec:
     nested: *v
 `,
       'apps/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\n',
-    }),
+    } }),
   /** kustomization.yaml files each listing the next folder, `depth` deep. */
   kustomizeChain: (depth = 1000) => {
     const files: Record<string, string> = { ...BASE, 'apps/kustomization.yaml': 'resources:\n  - app.yaml\n  - ../chain/k0\n' };
@@ -127,19 +137,19 @@ spec:
       files[`chain/k${i}/kustomization.yaml`] = i + 1 < depth ? `resources:\n  - cm.yaml\n  - ../k${i + 1}\n` : 'resources:\n  - cm.yaml\n';
       files[`chain/k${i}/cm.yaml`] = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\n  namespace: default\n`;
     }
-    return writeRepo(files);
+    return { files };
   },
   /** Flux Kustomizations each applying the folder of the next, `depth` deep. */
   nestedKustomizations: (depth = 3000) => {
     const files: Record<string, string> = { ...BASE, 'apps/next.yaml': ks('n0', './nest/0') };
     for (let i = 0; i < depth; i++) files[`nest/${i}/ks.yaml`] = ks(`n${i + 1}`, `./nest/${i + 1}`);
-    return writeRepo(files);
+    return { files };
   },
   /** `size` Kustomizations in one dependsOn ring. */
   dependsOnRing: (size = 2000) => {
     const docs: string[] = [];
     for (let i = 0; i < size; i++) docs.push(ks(`r${i}`, './apps', `  dependsOn:\n    - name: r${(i + 1) % size}\n`));
-    return writeRepo({ ...BASE, 'clusters/prod/ring.yaml': docs.join('---\n') });
+    return { files: { ...BASE, 'clusters/prod/ring.yaml': docs.join('---\n') } };
   },
   /** Each level's kustomization lists the next folder twice (as `d` and `./d`), `levels` deep. */
   doubledListing: (levels = 22) => {
@@ -149,12 +159,13 @@ spec:
       files[`twice/${i}/kustomization.yaml`] = `resources:\n  - cm.yaml\n${next}`;
       files[`twice/${i}/cm.yaml`] = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: t${i}\n  namespace: default\n`;
     }
-    return writeRepo(files);
+    return { files };
   },
   /** A file of a million empty documents (4 MB, under the size limit). */
-  millionDocuments: (count = 1_000_000) => writeRepo({ ...BASE, 'apps/empty.yaml': '---\n'.repeat(count) }),
-  /** The `apps` Kustomization's spec.path is an ancestor of its own file. */
-  ancestorPath: (specPath = './') => writeRepo({ ...BASE, 'clusters/prod/apps.yaml': ks('apps', specPath) }),
-};
+  millionDocuments: (count = 1_000_000) => ({ files: { ...BASE, 'apps/empty.yaml': '---\n'.repeat(count) } }),
+} satisfies Record<string, (size?: number) => Adversarial>;
 
-export type AdversarialName = keyof typeof adversarial;
+/** The `apps` Kustomization's spec.path is an ancestor of its own file. */
+export function ancestorPath(specPath: string): Adversarial {
+  return { files: { ...BASE, 'clusters/prod/apps.yaml': ks('apps', specPath) } };
+}
