@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { Repo } from '../core/repo';
 import type { RepoModel } from '../core/model/graph';
-import { diskHost, gitRemotes } from '../node/fsHost';
+import { diskHost, gitCheckout, gitRemotes } from '../node/fsHost';
 
 /**
  * The workspace model for the first workspace folder, kept current from file events and unsaved
@@ -18,6 +18,7 @@ export class RepoService implements vscode.Disposable {
   constructor(readonly root: string, private readonly debounceMs = 150) {
     this.repo = new Repo(root, diskHost, {
       remotes: gitRemotes(root),
+      checkout: gitCheckout(root),
       sha256: (s) => createHash('sha256').update(s).digest('hex'),
     });
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '**/*'));
