@@ -232,6 +232,7 @@ export class ModelBuilder {
     const current = new Map<string, ClusterState>();
     const appliedById = new Map<string, AppliedObject[]>();
     const usedNames = new Set<string>();
+    const replacedTargetNamespace = new WeakMap<AppliedObject, string>();
     for (const { object: rootObject, pathNamed } of roots) {
       const rootSpec = asRecord(rootObject.body.spec) ?? {};
       const rootPath = normalizeVirtual(asString(rootSpec.path) ?? '') ?? '';
@@ -311,7 +312,7 @@ export class ModelBuilder {
         const parent = applied.appliedBy;
         const parentVars = parent && !substitutionDisabled(ks) ? varsOf(parent) : undefined;
         const input = withoutApplyCycle(readInput(ks, ns, parentVars), applied);
-        const targetNamespace = substituteInline(asString(spec.targetNamespace) ?? '', parentVars) || undefined;
+        const targetNamespace = replacedTargetNamespace.get(applied) ?? (substituteInline(asString(spec.targetNamespace) ?? '', parentVars) || undefined);
         const node: KustomizationNode = {
           kind: 'Kustomization',
           applied,
@@ -357,6 +358,7 @@ export class ModelBuilder {
             appliedBy: node,
             key: objectKey(e.object.kind, namespace, name),
           };
+          if (e.targetNamespace) replacedTargetNamespace.set(childApplied, e.targetNamespace);
           if (e.object.fluxKind === 'Kustomization') {
             const key = nodeKey(childApplied);
             const seen = nodes.get(key);
