@@ -108,7 +108,8 @@ export interface SourceOptions {
 
 /** `flux bootstrap` and the Flux Operator name the cluster's own sync source after its namespace. */
 function isBootstrapSource(ref: Reference, object: KubeObject | undefined): boolean {
-  if (object?.synthetic) return true;
+  // Inferred by the model: the gotk-sync placeholder's or a FluxInstance's sync source (not a ResourceSet's objects).
+  if (object?.synthetic && object.origin?.kind !== 'ResourceSet') return true;
   return ref.name === 'flux-system' && ref.namespace === 'flux-system';
 }
 

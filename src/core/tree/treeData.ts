@@ -60,7 +60,8 @@ function entry(root: string, applied: AppliedObject): TreeObjectEntry {
     name: applied.name,
     namespace: applied.namespace ?? '',
     file: relativePath(root, applied.object.doc.file.path),
-    line: docLine(applied.object.doc),
+    // Objects the Flux Operator creates point at what creates them (FluxInstance, ResourceSet).
+    line: docLine(applied.object.origin?.doc ?? applied.object.doc),
     cluster: applied.cluster.name,
   };
 }

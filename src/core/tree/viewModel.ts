@@ -217,7 +217,7 @@ export function present(node: TreeNode, model: RepoModel, live?: LiveLookup): No
         contextValue: fluxContextValue(a.kind, undefined, undefined),
         collapsible: 'none',
         icon: kindIcon(undefined),
-        location: locationOf(a.object.doc),
+        location: locationOf(a.object.origin?.doc ?? a.object.doc),
       };
     }
     case 'unappliedGroup':
@@ -305,7 +305,8 @@ function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => stri
     const root = sourceRootsOf(a.cluster).get(a.object.id);
     if (root) details.push(sourceRootLine(root.root, root.origin));
   }
-  if (a.object.synthetic) details.push('_Inferred: `flux bootstrap` creates it at install time_');
+  if (a.object.origin) details.push(`_Created by ${escapeMarkdown(`${a.object.origin.kind} ${a.object.origin.namespace ?? ''}/${a.object.origin.name}`)}_`);
+  else if (a.object.synthetic) details.push('_Inferred: `flux bootstrap` creates it at install time_');
   if (live) {
     description = `${description ? description + ' · ' : ''}${live.state}`;
     details.push(...liveLines(live));
@@ -314,11 +315,11 @@ function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => stri
     id,
     label: a.name,
     description,
-    tooltip: objectTooltip(a.kind, a.namespace, a.name, where(a.object.doc), details),
+    tooltip: objectTooltip(a.kind, a.namespace, a.name, where(a.object.origin?.doc ?? a.object.doc), details),
     contextValue: fluxContextValue(a.kind, a.object.fluxKind, live?.state),
     collapsible: flux?.kind === 'Kustomization' && flux.applies.length ? (a.appliedBy ? 'collapsed' : 'expanded') : 'none',
     icon: live ? STATE_ICON[live.state] : kindIcon(a.object.fluxKind),
-    location: locationOf(a.object.doc),
+    location: locationOf(a.object.origin?.doc ?? a.object.doc),
   };
 }
 
