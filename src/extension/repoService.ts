@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { Repo } from '../core/repo';
-import type { RepoModel } from '../core/model/graph';
-import { diskHost, gitRemotes } from '../node/fsHost';
+import type { BuildOptions, RepoModel } from '../core/model/graph';
+import { diskHost, gitCheckout, gitRemotes } from '../node/fsHost';
 
 /**
  * The workspace model for the first workspace folder, kept current from file events and unsaved
@@ -16,10 +16,20 @@ export class RepoService implements vscode.Disposable {
   private pending: NodeJS.Timeout | undefined;
 
   constructor(readonly root: string, private readonly debounceMs = 150) {
-    this.repo = new Repo(root, diskHost, {
+    const options: BuildOptions = {
       remotes: gitRemotes(root),
+      checkout: gitCheckout(root),
+      sourceRoots: sourceRootsSetting(),
       sha256: (s) => createHash('sha256').update(s).digest('hex'),
-    });
+    };
+    this.repo = new Repo(root, diskHost, options);
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('gitopsPreview.sourceRoots')) return;
+        options.sourceRoots = sourceRootsSetting();
+        this.reload();
+      }),
+    );
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '**/*'));
     const onFile = (uri: vscode.Uri) => this.changed(this.repo.fileChanged(toPosix(uri.fsPath)));
     this.disposables.push(
@@ -62,6 +72,16 @@ export class RepoService implements vscode.Disposable {
     if (this.pending) clearTimeout(this.pending);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** `gitopsPreview.sourceRoots`: `Kind/namespace/name` → workspace folder (string values only). */
+function sourceRootsSetting(): Record<string, string> {
+  const value = vscode.workspace.getConfiguration('gitopsPreview').get<unknown>('sourceRoots', {});
+  const out: Record<string, string> = {};
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
+  }
+  return out;
 }
 
 export function toPosix(fsPath: string): string {

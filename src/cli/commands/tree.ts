@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { Repo } from '../../core/repo';
 import { treeJson, treeText, relativePath } from '../../core/tree/treeData';
-import { diskHost, gitRemotes } from '../../node/fsHost';
+import { diskHost, gitCheckout, gitRemotes } from '../../node/fsHost';
 import { EXIT_OK, parseArgs, UsageError, type CliIO } from '../io';
 
 /** Opens DIR (default: cwd) as a repo; shared by every command that reads the workspace. */
@@ -18,6 +18,7 @@ export function openRepo(dir: string | undefined, io: CliIO): Repo {
   if (!stat.isDirectory()) throw new UsageError(`${root}: not a directory`);
   return new Repo(root, diskHost, {
     remotes: gitRemotes(root),
+    checkout: gitCheckout(root),
     sha256: (s) => createHash('sha256').update(s).digest('hex'),
   });
 }
