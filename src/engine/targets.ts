@@ -5,24 +5,17 @@
  */
 import { DEFAULT_NAMESPACE, type AppliedObject, type HelmReleaseNode, type KustomizationNode, type RepoModel } from '../core/model/graph';
 import type { KubeObject } from '../core/model/objects';
+import { kindFromAlias } from '../core/status/fluxKinds';
 import type { ObjectRef, TargetRef } from './protocol';
 
 /** Kinds that can be rendered, drift-previewed and reconciled from the editor. */
 export const TARGET_KINDS = ['Kustomization', 'HelmRelease'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 
-const KIND_ALIASES: Record<string, TargetKind> = {
-  ks: 'Kustomization',
-  kustomization: 'Kustomization',
-  kustomizations: 'Kustomization',
-  hr: 'HelmRelease',
-  helmrelease: 'HelmRelease',
-  helmreleases: 'HelmRelease',
-};
-
-/** `ks`, `hr`, `Kustomization`, `helmreleases` … → the kind; undefined for anything else. */
+/** `ks`, `hr`, `Kustomization`, `helmreleases` … (Flux's aliases) → the kind; undefined for any other kind. */
 export function targetKind(alias: string): TargetKind | undefined {
-  return KIND_ALIASES[alias.toLowerCase()];
+  const kind = kindFromAlias(alias);
+  return kind !== undefined && isTargetKind(kind) ? kind : undefined;
 }
 
 export function isTargetKind(kind: string): kind is TargetKind {

@@ -129,7 +129,3 @@ export function treeText(model: RepoModel): string {
   }
   return lines.join('\n');
 }
-
-export function clusterOf(model: RepoModel, name: string): ClusterModel | undefined {
-  return model.clusters.find((c) => c.name === name);
-}
