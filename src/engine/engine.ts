@@ -22,7 +22,7 @@ import { treeJson, treeText } from '../core/tree/treeData';
 import { Folder, toEngineDiagnostic } from './folder';
 import { liveLookup, snapshotCache } from './live';
 import { hasSkippedSegment } from './pathFilter';
-import type { EngineDiagnostic, ParseProblem, EngineEvent, EngineInput, EngineMethod, EngineMethods, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
+import type { EngineDiagnostic, ParseProblem, EngineEvent, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
 import { isTargetKind, matches, refOfApplied, refOfObject, targetNodes, type TargetNode } from './targets';
 import { TreeIndex } from './tree';
 

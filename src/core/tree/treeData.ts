@@ -1,4 +1,4 @@
-import type { AppliedObject, ClusterModel, KustomizationNode, RepoModel } from '../model/graph';
+import type { AppliedObject, KustomizationNode, RepoModel } from '../model/graph';
 import type { KubeObject } from '../model/objects';
 import { docLine } from '../yaml/document';
 
