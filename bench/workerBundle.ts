@@ -8,7 +8,7 @@ export function bundleWorker(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-engine-worker-'));
   const outfile = path.join(dir, 'engineWorker.js');
   esbuild.buildSync({
-    entryPoints: [path.resolve(__dirname, '../../../src/engine/worker.ts')],
+    entryPoints: [path.resolve(__dirname, '../src/engine/worker.ts')],
     bundle: true,
     format: 'cjs',
     platform: 'node',
