@@ -69,7 +69,9 @@ export async function run(): Promise<string> {
   const worker = bundleWorker();
   try {
     // The machine's own floor: this thread doing nothing (a shared VM's scheduler shows up here).
-    const idle = await measure(() => sleep(3000));
+    const idle = await measure(async () => {
+      await sleep(3000);
+    });
 
     // Our own share of the blocking: the longest time this thread spent handling one message from the worker.
     const transport = workerTransport(worker);

@@ -12,15 +12,13 @@ export const BUILD_USAGE = 'build ks|hr NAME [-n NS] [--cluster NAME] [DIR]   re
 /** The one Kustomization/HelmRelease NAME in NS (in `cluster` when given), or a usage error saying why not. */
 export async function pickTarget(engine: Engine, root: string, kind: TargetKind, name: string, namespace: string, cluster: string | undefined, opts: { includeInferred: boolean }): Promise<TargetRef> {
   const what = `${kind} ${namespace}/${name}`;
-  if (cluster !== undefined) {
-    const clusters = (await engine.request('status', {})).folders.find((f) => f.root === root)?.clusters ?? [];
-    if (!clusters.includes(cluster)) throw new UsageError(`no cluster '${cluster}' (clusters: ${clusters.join(', ') || 'none'})`);
-  }
+  const known = (await engine.request('status', {})).folders.find((f) => f.root === root)?.clusters ?? [];
+  if (cluster !== undefined && !known.includes(cluster)) throw new UsageError(`no cluster '${cluster}' (clusters: ${known.join(', ') || 'none'})`);
   const refs = await engine.request('targets', { root, kind, name, namespace, cluster, includeInferred: opts.includeInferred });
   if (refs.length === 0) {
     const others = (await engine.request('targets', { root, kind, name, includeInferred: opts.includeInferred })).map((r) => `${r.namespace}/${r.name}`);
     const hint = others.length ? ` (found in other namespaces: ${[...new Set(others)].join(', ')}; use -n)` : '';
-    throw new UsageError(`${what} is not applied by any cluster in this repository${cluster ? ` '${cluster}'` : ''}${hint}`);
+    throw new UsageError(`${what} is not applied by any cluster in this repository${cluster ? ` '${cluster}'` : ''} (clusters: ${known.join(', ') || 'none'})${hint}`);
   }
   const clusters = [...new Set(refs.map((r) => r.cluster))];
   if (clusters.length > 1) throw new UsageError(`${what} exists in several clusters (${clusters.join(', ')}); choose one with --cluster NAME`);
