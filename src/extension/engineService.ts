@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { EngineClient, workerTransport } from '../engine/client';
-import type { EngineStatus, FileDiagnostics } from '../engine/protocol';
+import type { EngineStatus, FileDiagnostics, Position, Range } from '../engine/protocol';
 
 export function toPosix(fsPath: string): string {
   return fsPath.split('\\').join('/');
@@ -80,4 +80,16 @@ export class EngineService implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
     this.client.dispose();
   }
+}
+
+/**
+ * VS Code's Position and Range keep their values in private fields behind getters, which a
+ * structured clone (postMessage to the worker) drops: send plain copies.
+ */
+export function plainPosition(p: { line: number; character: number }): Position {
+  return { line: p.line, character: p.character };
+}
+
+export function plainRange(r: { start: { line: number; character: number }; end: { line: number; character: number } }): Range {
+  return { start: plainPosition(r.start), end: plainPosition(r.end) };
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { EngineClient } from '../../engine/client';
-import { toPosix } from '../engineService';
+import { plainRange, toPosix } from '../engineService';
 import { sameDiagnostic, toVscodeRange } from './convert';
 
 /** The engine's quick fixes as WorkspaceEdits, for the diagnostics under the cursor. */
@@ -9,7 +9,7 @@ export function codeActionProvider(engine: EngineClient): vscode.CodeActionProvi
     async provideCodeActions(document, range, context) {
       const ours = context.diagnostics.filter((d) => d.source === 'gitops-preview');
       if (ours.length === 0) return [];
-      const fixes = await engine.query('codeActions', { file: toPosix(document.uri.fsPath), range, text: document.getText() }, []);
+      const fixes = await engine.query('codeActions', { file: toPosix(document.uri.fsPath), range: plainRange(range), text: document.getText() }, []);
       const actions: vscode.CodeAction[] = [];
       for (const fix of fixes) {
         const shown = ours.find((v) => sameDiagnostic(v, fix.diagnostic));

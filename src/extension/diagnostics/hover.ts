@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { EngineClient } from '../../engine/client';
-import { toPosix } from '../engineService';
+import { plainPosition, toPosix } from '../engineService';
 import { toVscodeRange } from './convert';
 
 /** Hover on `${var}`: its value for each Kustomization applying the document, and where it is defined. */
 export function hoverProvider(engine: EngineClient): vscode.HoverProvider {
   return {
     async provideHover(document, position) {
-      const info = await engine.query('hover', { file: toPosix(document.uri.fsPath), position, text: document.getText() }, undefined);
+      const info = await engine.query('hover', { file: toPosix(document.uri.fsPath), position: plainPosition(position), text: document.getText() }, undefined);
       if (!info) return undefined;
       const md = new vscode.MarkdownString(info.markdown);
       md.isTrusted = false;

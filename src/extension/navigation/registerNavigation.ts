@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../extension';
 import type { Range } from '../../engine/protocol';
-import { toPosix } from '../engineService';
+import { plainPosition, toPosix } from '../engineService';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'yaml', scheme: 'file' }];
 
@@ -14,7 +14,7 @@ export function registerNavigation(context: vscode.ExtensionContext, services: S
   context.subscriptions.push(
     vscode.languages.registerDefinitionProvider(SELECTOR, {
       async provideDefinition(document, position) {
-        const targets = await engine.query('definition', { ...at(document), position }, []);
+        const targets = await engine.query('definition', { ...at(document), position: plainPosition(position) }, []);
         return targets.map((t) => new vscode.Location(vscode.Uri.file(t.file), toRange(t.range)));
       },
     }),
@@ -39,7 +39,7 @@ export function registerNavigation(context: vscode.ExtensionContext, services: S
     }),
     vscode.languages.registerReferenceProvider(SELECTOR, {
       async provideReferences(document, position, ctx) {
-        const refs = await engine.query('references', { ...at(document), position, includeDeclaration: ctx.includeDeclaration }, []);
+        const refs = await engine.query('references', { ...at(document), position: plainPosition(position), includeDeclaration: ctx.includeDeclaration }, []);
         return refs.map((r) => new vscode.Location(vscode.Uri.file(r.file), toRange(r.range)));
       },
     }),

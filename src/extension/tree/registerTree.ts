@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../extension';
 import type { TreeItemData } from '../../engine/protocol';
-import { toPosix } from '../engineService';
+import { plainPosition, toPosix } from '../engineService';
 import { FluxTreeProvider } from './treeProvider';
 
 export const TREE_VIEW_ID = 'gitopsPreview.tree';
@@ -71,7 +71,7 @@ export function registerTree(context: vscode.ExtensionContext, services: Service
         return;
       }
       const doc = editor.document;
-      const path = await engine.client.request('treePath', { file: toPosix(doc.uri.fsPath), position: editor.selection.active, text: doc.getText() });
+      const path = await engine.client.request('treePath', { file: toPosix(doc.uri.fsPath), position: plainPosition(editor.selection.active), text: doc.getText() });
       if (!path.length) {
         void vscode.window.showInformationMessage('GitOps Preview: the object under the cursor is not in the Flux tree.');
         return;
