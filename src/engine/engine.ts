@@ -51,11 +51,12 @@ export class Engine {
     // Counts reads so the first index can report progress.
     this.host = {
       readDir: (p) => options.host.readDir(p),
-      readFile: (p) => {
+      readFile: (p, maxBytes) => {
         this.filesRead++;
         if (this.indexing && this.filesRead % 500 === 0) this.emit({ type: 'status', status: this.status() });
-        return options.host.readFile(p);
+        return options.host.readFile(p, maxBytes);
       },
+      ...(options.host.realPath ? { realPath: (p: string) => options.host.realPath!(p) } : {}),
     };
   }
 

@@ -86,9 +86,9 @@ export function countingHost(inner: WorkspaceHost): WorkspaceHost & { reads: str
   return {
     reads,
     readDir: (p) => inner.readDir(p),
-    readFile: (p) => {
+    readFile: (p, maxBytes) => {
       reads.push(p);
-      return inner.readFile(p);
+      return inner.readFile(p, maxBytes);
     },
   };
 }
@@ -99,7 +99,7 @@ export function memoryEngine(folders: Record<string, Record<string, string>>): {
   for (const [root, rel] of Object.entries(folders)) for (const [p, text] of Object.entries(rel)) files.set(`${root}/${p}`, text);
   const hosts = Object.entries(folders).map(([root, rel]) => ({ root, host: memoryHost(root, rel) }));
   const host = countingHost({
-    readFile: (p) => (files.has(p) ? files.get(p) : hosts.find((h) => p.startsWith(h.root + '/'))?.host.readFile(p)),
+    readFile: (p, maxBytes) => (files.has(p) ? files.get(p) : hosts.find((h) => p.startsWith(h.root + '/'))?.host.readFile(p, maxBytes)),
     readDir: (p) => hosts.find((h) => p === h.root || p.startsWith(h.root + '/'))?.host.readDir(p) ?? [],
   });
   const engine = new Engine({ host, debounceMs: 0 });
