@@ -156,6 +156,3 @@ export function sourceRootsOf(cluster: ClusterModel): Map<string, { root: string
   return out;
 }
 
-export function clusterOf(model: RepoModel, name: string): ClusterModel | undefined {
-  return model.clusters.find((c) => c.name === name);
-}
