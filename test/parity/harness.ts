@@ -82,6 +82,7 @@ export function prepareClone(corpusDir: string, dest: string): string {
   fs.rmSync(dest, { recursive: true, force: true });
   fs.cpSync(corpusDir, dest, { recursive: true });
   fs.rmSync(path.join(dest, 'CORPUS.txt'));
+  runSync('chmod', ['-R', 'u+w', dest]);
   runSync('git', ['init', '-q', dest]);
   runSync('git', ['-C', dest, 'remote', 'add', 'origin', `https://github.com/${source}.git`]);
   return dest;
@@ -296,7 +297,13 @@ function wantedNodes(cluster: ClusterModel, only: (id: string) => boolean): Set<
   return want;
 }
 
-export async function runCorpus(corpusDir: string, opts: CorpusOptions): Promise<Entry[]> {
+export interface CorpusResult {
+  entries: Entry[];
+  /** Kustomization documents of the repository that the model places in no cluster. */
+  unplaced: string[];
+}
+
+export async function runCorpus(corpusDir: string, opts: CorpusOptions): Promise<CorpusResult> {
   const corpus = path.basename(corpusDir);
   fs.mkdirSync(opts.workDir, { recursive: true });
   const root = prepareClone(corpusDir, path.join(opts.workDir, 'clone'));
@@ -325,11 +332,14 @@ export async function runCorpus(corpusDir: string, opts: CorpusOptions): Promise
     await visit(ctx, cluster, cluster.root, { obj: cluster.root.applied.object.body, input: 'root-file' }, new Map(), wanted, out);
   }
   out.sort((a, b) => entryId(a.cluster, a.namespace, a.name).localeCompare(entryId(b.cluster, b.namespace, b.name)));
-  return out;
+  const unplaced = model.unapplied.filter((o) => o.kind === 'Kustomization' && o.fluxKind === 'Kustomization').map((o) => `${path.relative(ctx.root, o.file)}: ${o.namespace ?? ''}/${o.name}`);
+  return { entries: out, unplaced };
 }
 
 export interface Summary {
   corpus: string;
+  /** Flux Kustomization documents the model places in no cluster (not built by either side). */
+  unplaced: number;
   kustomizations: number;
   external: number;
   bothBuild: number;
@@ -340,10 +350,12 @@ export interface Summary {
   neither: number;
 }
 
-export function summarize(corpus: string, entries: readonly Entry[]): Summary {
+export function summarize(corpus: string, result: CorpusResult): Summary {
+  const entries = result.entries;
   const n = (o: Outcome) => entries.filter((e) => e.outcome === o).length;
   return {
     corpus,
+    unplaced: result.unplaced.length,
     kustomizations: entries.length,
     external: n('external'),
     bothBuild: n('identical') + n('differ'),

@@ -34,15 +34,15 @@ function pct(a: number, b: number): string {
 }
 
 export function totals(summaries: readonly Summary[]): Summary {
-  const t: Summary = { corpus: 'total', kustomizations: 0, external: 0, bothBuild: 0, identical: 0, differ: 0, onlyFlux: 0, onlyOurs: 0, neither: 0 };
+  const t: Summary = { corpus: 'total', unplaced: 0, kustomizations: 0, external: 0, bothBuild: 0, identical: 0, differ: 0, onlyFlux: 0, onlyOurs: 0, neither: 0 };
   for (const s of summaries) for (const k of Object.keys(t) as (keyof Summary)[]) if (k !== 'corpus') (t[k] as number) += s[k] as number;
   return t;
 }
 
 export function formatTable(summaries: readonly Summary[]): string {
-  const head = '| corpus | Kustomizations | source not in repo | built by both | identical | differ | only flux builds | only we build | neither | identical of both |';
-  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
-  const row = (s: Summary) => `| ${s.corpus} | ${s.kustomizations} | ${s.external} | ${s.bothBuild} | ${s.identical} | ${s.differ} | ${s.onlyFlux} | ${s.onlyOurs} | ${s.neither} | ${pct(s.identical, s.bothBuild)} |`;
+  const head = '| corpus | placed in no cluster | Kustomizations | source not in repo | built by both | identical | differ | only flux builds | only we build | neither | identical of both |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const row = (s: Summary) => `| ${s.corpus} | ${s.unplaced} | ${s.kustomizations} | ${s.external} | ${s.bothBuild} | ${s.identical} | ${s.differ} | ${s.onlyFlux} | ${s.onlyOurs} | ${s.neither} | ${pct(s.identical, s.bothBuild)} |`;
   return [head, rule, ...summaries.map(row), row(totals(summaries)).replace('| total |', '| **total** |')].join('\n');
 }
 

@@ -35,10 +35,10 @@ async function main(): Promise<number> {
   try {
     for (const dir of dirs) {
       const t0 = Date.now();
-      const entries = await runCorpus(dir, { tools, parallelism, workDir: path.join(work, path.basename(dir)) });
-      all.push(...entries);
-      summaries.push(summarize(path.basename(dir), entries));
-      process.stderr.write(`parity: ${path.basename(dir)}: ${entries.length} Kustomizations in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
+      const result = await runCorpus(dir, { tools, parallelism, workDir: path.join(work, path.basename(dir)) });
+      all.push(...result.entries);
+      summaries.push(summarize(path.basename(dir), result));
+      process.stderr.write(`parity: ${path.basename(dir)}: ${result.entries.length} Kustomizations in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
