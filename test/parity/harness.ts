@@ -230,7 +230,15 @@ async function visit(ctx: CorpusContext, cluster: ClusterModel, node: Kustomizat
     ...inlineSubstituteFrom(ksObj, (kind, refName) => {
       const hit = pool.get(`${kind}/${namespace}/${refName}`);
       if (hit) return { obj: hit, from: 'flux-build' };
-      const file = ctx.model.allObjects.find((o) => o.kind === kind && o.name === refName && (o.namespace === namespace || o.namespace === undefined) && !ctx.model.patchFiles.has(o.file));
+      // Several clusters often hold a same-named ConfigMap: the one nearest the Kustomization's file.
+      const candidates = ctx.model.allObjects.filter((o) => o.kind === kind && o.name === refName && (o.namespace === namespace || o.namespace === undefined) && !ctx.model.patchFiles.has(o.file));
+      const near = node.applied.object.file;
+      const shared = (p: string) => {
+        let i = 0;
+        while (i < p.length && p[i] === near[i]) i++;
+        return i;
+      };
+      const file = candidates.sort((a, b) => shared(b.file) - shared(a.file))[0];
       return file ? { obj: file.body, from: `repo file ${path.relative(ctx.root, file.file)}` } : undefined;
     }),
   );
