@@ -43,7 +43,12 @@ export function classify(e: Entry): string[] {
     if (e.fluxError) causes.add(`${CAUSES.fluxOnlyError}:${errorCause(e.fluxError)}`);
     if (e.oursError) causes.add(`${CAUSES.oursOnlyError}:${errorCause(e.oursError)}`);
   }
-  if (e.outcome !== 'identical' && e.inputSpecDiffers) causes.add(CAUSES.parentRender);
+  // The model reads a child Kustomization from its own file; when the parent's build renders it
+  // differently (patches, substitution), that difference explains whatever follows from it.
+  if (e.outcome !== 'identical' && e.inputSpecDiffers) {
+    causes.add(CAUSES.parentRender);
+    return [...causes].sort();
+  }
   const d = e.diff;
   if (d && e.outcome === 'differ') {
     if (d.onlyFlux.length || d.onlyOurs.length) causes.add(CAUSES.objectSet);

@@ -49,6 +49,10 @@ export interface Entry {
   causes: string[];
   /** The exact flux command line (paths inside the temporary clone). */
   fluxCommand: string[];
+  /** Objects each side built (0 when it failed). */
+  fluxObjects: number;
+  oursObjects: number;
+  /** Time of each build alone (not counting the wait for a free slot). */
   fluxMs: number;
   oursMs: number;
 }
@@ -202,7 +206,7 @@ function firstLine(s: string): string {
 }
 
 async function buildOurs(ctx: CorpusContext, node: KustomizationNode): Promise<{ ok: true; objects: Obj[] } | { ok: false; error: string }> {
-  const r = await ctx.limiter.run(() => renderKustomization(ctx.model, node, ctx.renderOpts));
+  const r = await renderKustomization(ctx.model, node, ctx.renderOpts);
   if (!r.ok) return { ok: false, error: r.error.message };
   return { ok: true, objects: parseStream(formatObjects(r.value.objects, ctx.model.workspace.root)) };
 }
@@ -219,13 +223,22 @@ async function visit(ctx: CorpusContext, cluster: ClusterModel, node: Kustomizat
     path: node.path,
     outcome: 'neither',
     input: given.input,
-    inputSpecDiffers: canonical(ksObj.spec ?? {}) !== canonical(node.applied.object.body.spec ?? {}),
+    inputSpecDiffers: false,
     notes: [],
     causes: [],
     fluxCommand: [],
+    fluxObjects: 0,
+    oursObjects: 0,
     fluxMs: 0,
     oursMs: 0,
   };
+  const ownSpec = (node.applied.object.body.spec ?? {}) as Obj;
+  const givenSpec = (ksObj.spec ?? {}) as Obj;
+  const specKeys = [...new Set([...Object.keys(ownSpec), ...Object.keys(givenSpec)])].filter((k) => canonical(ownSpec[k]) !== canonical(givenSpec[k]));
+  if (specKeys.length) {
+    entry.inputSpecDiffers = true;
+    entry.notes.push(`parent's build renders spec.${specKeys.sort().join(', spec.')} differently from the Kustomization's own file`);
+  }
   entry.notes.push(
     ...inlineSubstituteFrom(ksObj, (kind, refName) => {
       const hit = pool.get(`${kind}/${namespace}/${refName}`);
@@ -255,12 +268,18 @@ async function visit(ctx: CorpusContext, cluster: ClusterModel, node: Kustomizat
     const args = ['build', 'kustomization', name, '-n', namespace, '--path', path.join(srcRoot, node.path), '--kustomization-file', ksFile, '--dry-run', '--strict-substitute', '--in-memory-build'];
     entry.fluxCommand = [ctx.opts.tools.flux, ...args];
     const wantHere = !wanted || wanted.has(node);
-    const t0 = Date.now();
+    const timed = async <T>(fn: () => Promise<T>, set: (ms: number) => void): Promise<T> => {
+      const t0 = Date.now();
+      try {
+        return await fn();
+      } finally {
+        set(Date.now() - t0);
+      }
+    };
     const [flux, ours] = await Promise.all([
-      ctx.limiter.run(() => runFlux(ctx.opts.tools.flux, args, srcRoot, ctx.opts.timeoutMs ?? 120_000)),
-      wantHere ? buildOurs(ctx, node) : Promise.resolve(undefined),
+      ctx.limiter.run(() => timed(() => runFlux(ctx.opts.tools.flux, args, srcRoot, ctx.opts.timeoutMs ?? 120_000), (ms) => (entry.fluxMs = ms))),
+      wantHere ? ctx.limiter.run(() => timed(() => buildOurs(ctx, node), (ms) => (entry.oursMs = ms))) : Promise.resolve(undefined),
     ]);
-    entry.fluxMs = Date.now() - t0;
     if (flux.ok) {
       try {
         fluxObjects = parseStream(flux.stdout);
@@ -268,6 +287,8 @@ async function visit(ctx: CorpusContext, cluster: ClusterModel, node: Kustomizat
         entry.fluxError = `flux output: ${(err as Error).message}`;
       }
     } else entry.fluxError = firstLine(flux.error);
+    entry.fluxObjects = fluxObjects?.length ?? 0;
+    entry.oursObjects = ours?.ok ? ours.objects.length : 0;
     for (const o of fluxObjects ?? []) if (o.kind === 'ConfigMap' || o.kind === 'Secret') pool.set(objectKey(o), o);
     if (ours && !ours.ok) entry.oursError = firstLine(ours.error);
     if (fluxObjects && ours?.ok) {
