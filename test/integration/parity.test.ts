@@ -41,6 +41,22 @@ const FLOORS: Record<string, Floor> = {
   'controlplaneio-fluxcd-d2-fleet': { placed: 3, bothBuild: 0, identical: 0, unplaced: 0 },
   'billimek-k8s-gitops': { placed: 2, bothBuild: 2, identical: 2, unplaced: 0 },
   'allenporter-k8s-gitops': { placed: 16, bothBuild: 14, identical: 14, unplaced: 0 },
+  'bjw-s-labs-home-ops': {
+    placed: 8,
+    bothBuild: 7,
+    identical: 4,
+    unplaced: 0,
+    only: [
+      'cluster-apps/flux-system/cluster-apps',
+      'cluster-apps/ai/litellm',
+      'cluster-apps/ai/litellm-operator',
+      'cluster-apps/kube-system/cilium',
+      'cluster-apps/kube-system/cilium-config',
+      'cluster-apps/observability/grafana-instance',
+      'cluster-apps/selfhosted/searxng',
+      'cluster-apps/system/reloader',
+    ],
+  },
 };
 
 const work = defaultWorkDir();

@@ -215,6 +215,8 @@ async function visit(ctx: CorpusContext, cluster: ClusterModel, node: Kustomizat
   const namespace = node.applied.namespace ?? 'default';
   const name = node.applied.name;
   const ksObj = structuredClone(given.obj);
+  // In a cluster the object always has a namespace (a root written without one lands in `default`).
+  ksObj.metadata = { ...(ksObj.metadata ?? {}), namespace };
   const entry: Entry = {
     corpus: ctx.corpus,
     cluster: cluster.name,

@@ -5,6 +5,7 @@
  *   npm run parity -- --corpus flux2-multi-tenancy   # some corpora (repeatable)
  *   npm run parity -- --json /tmp/parity.json        # every entry (diffs, errors, commands)
  *   npm run parity -- --details                      # every mismatch with its causes
+ *   npm run parity -- --corpus X --only CLUSTER/NS/NAME   # some Kustomizations (and their parents)
  *
  * Tools: FLUX_BIN / KUSTOMIZE_BIN / HELM_BIN, else test/cluster/tools-env.sh (build them with
  * `bash test/cluster/build.sh`). PARITY_PARALLELISM (default 2).
@@ -19,6 +20,7 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       corpus: { type: 'string', multiple: true },
+      only: { type: 'string', multiple: true },
       json: { type: 'string' },
       details: { type: 'boolean' },
       corpora: { type: 'string' },
@@ -35,7 +37,8 @@ async function main(): Promise<number> {
   try {
     for (const dir of dirs) {
       const t0 = Date.now();
-      const result = await runCorpus(dir, { tools, parallelism, workDir: path.join(work, path.basename(dir)) });
+      const only = values.only?.length ? new Set(values.only) : undefined;
+      const result = await runCorpus(dir, { tools, parallelism, workDir: path.join(work, path.basename(dir)), only: only && ((id) => only.has(id)) });
       all.push(...result.entries);
       summaries.push(summarize(path.basename(dir), result));
       process.stderr.write(`parity: ${path.basename(dir)}: ${result.entries.length} Kustomizations in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
