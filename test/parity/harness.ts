@@ -267,7 +267,10 @@ async function visit(ctx: CorpusContext, cluster: ClusterModel, node: Kustomizat
     const ksFile = path.join(ctx.opts.workDir, 'ks', `${ctx.seq++}-${name}.yaml`);
     fs.mkdirSync(path.dirname(ksFile), { recursive: true });
     fs.writeFileSync(ksFile, stringifyYaml(ksObj, { lineWidth: 0 }));
-    const args = ['build', 'kustomization', name, '-n', namespace, '--path', path.join(srcRoot, node.path), '--kustomization-file', ksFile, '--dry-run', '--strict-substitute', '--in-memory-build'];
+    // spec.path as the parent's build rendered it (it may hold substituted variables), confined to the source.
+    const rendered = typeof ksObj.spec?.path === 'string' ? path.resolve(srcRoot, ksObj.spec.path.replace(/^\/+/, '')) : undefined;
+    const fluxPath = rendered && (rendered === srcRoot || rendered.startsWith(srcRoot + path.sep)) ? rendered : path.join(srcRoot, node.path);
+    const args = ['build', 'kustomization', name, '-n', namespace, '--path', fluxPath, '--kustomization-file', ksFile, '--dry-run', '--strict-substitute', '--in-memory-build'];
     entry.fluxCommand = [ctx.opts.tools.flux, ...args];
     const wantHere = !wanted || wanted.has(node);
     const timed = async <T>(fn: () => Promise<T>, set: (ms: number) => void): Promise<T> => {
