@@ -34,7 +34,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
   return diagnostics.some((d) => d.severity === 'error') ? EXIT_FINDINGS : EXIT_OK;
 }
 
-function toCli(root: string, d: Diagnostic): CliDiagnostic {
+export function toCli(root: string, d: Diagnostic): CliDiagnostic {
   return {
     rule: d.rule,
     severity: d.severity,

@@ -18,6 +18,14 @@ import {
   type SourceNode,
 } from './types';
 import { normalizeVirtual } from './view';
+import { stronglyConnected } from './scc';
+import type { ModelProblem } from './types';
+
+/**
+ * Flux Kustomizations applying one another are followed this deep: real fleets nest a handful of
+ * levels, and every walk over the tree (checks, tree views) recurses along this chain.
+ */
+export const MAX_KUSTOMIZATION_NESTING = 100;
 
 /** One-shot build; editors keep a ModelBuilder so edits reuse unaffected expansions. */
 export function buildModel(ws: Workspace, options: BuildOptions = {}): RepoModel {
@@ -108,6 +116,8 @@ export class ModelBuilder {
       this.scopeSignature = scopeSignature;
     }
     const expander = this.expander;
+    const computedBefore = expander.computed;
+    const problems: ModelProblem[] = [];
     const sourceIndex = buildSourceIndex(allObjects);
     if (!this.previousSources || !sameSources(this.previousSources, sourceIndex)) {
       this.inputs.clear();
@@ -149,17 +159,24 @@ export class ModelBuilder {
     const ksObjects = allObjects.filter((o) => o.fluxKind === 'Kustomization');
     const appliedByOther = new Set<string>();
     const selfApplying = new Set<string>();
+    const appliesKs = new Map<string, string[]>();
     for (const ks of ksObjects) {
+      const others: string[] = [];
       for (const id of ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion)) {
         if (id === ks.id) selfApplying.add(ks.id);
-        else appliedByOther.add(id);
+        else {
+          appliedByOther.add(id);
+          others.push(id);
+        }
       }
+      appliesKs.set(ks.id, others);
     }
 
     const clusters: ClusterModel[] = [];
     const current = new Map<string, ClusterState>();
     const appliedById = new Map<string, AppliedObject[]>();
     const roots = ksObjects.filter((o) => !appliedByOther.has(o.id) && !patches.has(o.file));
+    roots.push(...cycleRoots(ksObjects.filter((o) => !patches.has(o.file)), roots, appliesKs, selfApplying, ws.root, problems));
     const usedNames = new Set<string>();
     for (const rootObject of roots) {
       const rootSpec = asRecord(rootObject.body.spec) ?? {};
@@ -233,7 +250,7 @@ export class ModelBuilder {
         }
       };
 
-      const visitKs = (applied: AppliedObject): KustomizationNode => {
+      const visitKs = (applied: AppliedObject, depth: number): KustomizationNode => {
         const ks = applied.object;
         const ns = applied.namespace ?? DEFAULT_NAMESPACE;
         const spec = asRecord(ks.body.spec) ?? {};
@@ -260,6 +277,16 @@ export class ModelBuilder {
         cluster.kustomizations.push(node);
         nodes.set(nodeKey(applied), node);
         const vars = inlineSubstitutions(spec);
+        if (depth >= MAX_KUSTOMIZATION_NESTING) {
+          problems.push({
+            code: 'analysis-limit',
+            message: `Kustomizations apply one another more than ${MAX_KUSTOMIZATION_NESTING} levels deep here; what this one applies is not analysed.`,
+            doc: ks.doc,
+            path: ['spec', 'path'],
+            related: [],
+          });
+          return node;
+        }
         for (const e of input.expansion?.objects ?? []) {
           const namespaced = isNamespacedKind(e.object.kind);
           const namespace = !namespaced
@@ -298,7 +325,7 @@ export class ModelBuilder {
           addApplied(childApplied);
           switch (e.object.fluxKind) {
             case 'Kustomization':
-              node.children.push(visitKs(childApplied));
+              node.children.push(visitKs(childApplied, depth + 1));
               break;
             case 'HelmRelease': {
               const hr = helmReleaseNode(childApplied, sha);
@@ -338,7 +365,7 @@ export class ModelBuilder {
         cluster.root = oldRoot;
       } else {
         addApplied(rootApplied);
-        cluster.root = visitKs(rootApplied);
+        cluster.root = visitKs(rootApplied, 0);
       }
       clusters.push(cluster);
     }
@@ -357,8 +384,80 @@ export class ModelBuilder {
       appliedById,
       sourceIndex,
       isNamespaced: (kind) => isNamespacedKind(kind),
+      problems,
+      expansionsComputed: expander.computed - computedBefore,
     };
   }
+}
+
+/**
+ * Kustomizations that apply each other in a cycle (a spec.path such as `./` or `..` that includes
+ * the file of the Kustomization applying it) are all "applied by another", so none would be a
+ * root and the whole cluster would vanish from the tree and the checks. Each such cycle reached
+ * from no root gets one: the member with the narrowest (deepest) spec.path, the one that does
+ * not reach above its own place; the members applying it are reported as `apply-cycle`.
+ */
+function cycleRoots(
+  ksObjects: KubeObject[],
+  roots: KubeObject[],
+  appliesKs: Map<string, string[]>,
+  selfApplying: Set<string>,
+  root: string,
+  problems: ModelProblem[],
+): KubeObject[] {
+  const reached = new Set(roots.map((r) => r.id));
+  const queue = [...reached];
+  for (let head = 0; head < queue.length; head++) {
+    for (const id of appliesKs.get(queue[head]) ?? []) {
+      if (!reached.has(id)) {
+        reached.add(id);
+        queue.push(id);
+      }
+    }
+  }
+  const stranded = new Map(ksObjects.filter((o) => !reached.has(o.id)).map((o) => [o.id, o]));
+  if (stranded.size === 0) return [];
+  const next = (id: string) => (appliesKs.get(id) ?? []).filter((t) => stranded.has(t));
+  const component = stronglyConnected(stranded.keys(), next);
+  const entered = new Set<number>();
+  for (const id of stranded.keys()) for (const t of next(id)) if (component.get(t) !== component.get(id)) entered.add(component.get(t)!);
+  const members = new Map<number, KubeObject[]>();
+  for (const [id, c] of component) {
+    if (entered.has(c)) continue;
+    const list = members.get(c);
+    if (list) list.push(stranded.get(id)!);
+    else members.set(c, [stranded.get(id)!]);
+  }
+  const depthOf = (o: KubeObject) => {
+    const p = normalizeVirtual(asString(asRecord(o.body.spec)?.path) ?? '') ?? '';
+    return p === '' ? 0 : p.split('/').length;
+  };
+  const chosen: KubeObject[] = [];
+  for (const list of members.values()) {
+    const [first] = [...list].sort(
+      (a, b) => depthOf(b) - depthOf(a) || Number(selfApplying.has(b.id)) - Number(selfApplying.has(a.id)) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
+    );
+    chosen.push(first);
+    const label = `${first.namespace ?? DEFAULT_NAMESPACE}/${first.name}`;
+    for (const m of list) {
+      if (m === first || !(appliesKs.get(m.id) ?? []).includes(first.id)) continue;
+      const written = asString(asRecord(m.body.spec)?.path) ?? '';
+      const ownDir = m.file.slice(root.length + 1, m.file.lastIndexOf('/'));
+      const path = normalizeVirtual(written) ?? '';
+      const ancestor = path === '' || ownDir === path || ownDir.startsWith(path + '/');
+      problems.push({
+        code: 'apply-cycle',
+        message:
+          `spec.path '${written}' includes Kustomization ${label} (${first.file.slice(root.length + 1)}), which applies this one` +
+          `${list.length > 2 ? ` (a cycle of ${list.length} Kustomizations)` : ''}: they apply each other, so neither is the root of a cluster, and Flux would have each reconcile the other.` +
+          `${ancestor ? ' The path is the folder of this very file or one above it.' : ''} Point spec.path at a folder holding only what this Kustomization should apply.`,
+        doc: m.doc,
+        path: ['spec', 'path'],
+        related: [{ doc: first.doc, path: ['metadata', 'name'], message: `Kustomization ${label}, treated as the cluster root` }],
+      });
+    }
+  }
+  return chosen;
 }
 
 /** Same source objects (by identity) under the same keys: source resolutions still hold. */

@@ -1,4 +1,4 @@
-import type { PathSegment } from '../yaml/document';
+import type { PathSegment, YamlDoc } from '../yaml/document';
 import type { Workspace } from '../workspace/workspace';
 import type { ExpandProblem } from './expand';
 import type { FluxKind } from './kinds';
@@ -84,6 +84,15 @@ export interface ClusterModel {
   readonly byKey: Map<string, AppliedObject[]>;
 }
 
+/** A finding of the model build itself: Kustomizations applying each other, a bound of the analysis. */
+export interface ModelProblem {
+  readonly code: 'apply-cycle' | 'analysis-limit';
+  readonly message: string;
+  readonly doc: YamlDoc;
+  readonly path: PathSegment[];
+  readonly related: { readonly doc: YamlDoc; readonly path: PathSegment[]; readonly message: string }[];
+}
+
 export interface RepoModel {
   readonly workspace: Workspace;
   readonly version: number;
@@ -98,6 +107,9 @@ export interface RepoModel {
   readonly appliedById: Map<string, AppliedObject[]>;
   readonly sourceIndex: SourceIndex;
   readonly isNamespaced: (kind: string, apiVersion?: string) => boolean;
+  readonly problems: ModelProblem[];
+  /** kustomize expansions this build computed (the rest came from the previous builds' memo). */
+  readonly expansionsComputed: number;
 }
 
 export function objectKey(kind: string, namespace: string | undefined, name: string): string {
