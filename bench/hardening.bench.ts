@@ -71,5 +71,5 @@ export async function run(): Promise<string> {
 }
 
 if (require.main === module && process.argv[2]) {
-  measure(process.argv[2], process.argv[3]).then((o) => process.stdout.write(JSON.stringify(o)));
+  void measure(process.argv[2], process.argv[3]).then((o) => process.stdout.write(JSON.stringify(o)));
 }

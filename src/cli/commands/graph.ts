@@ -1,7 +1,6 @@
-import { checkModel } from '../../core/checks/index';
-import { buildDependencyGraph, toDot, toMermaid, type DependencyGraph } from '../../core/graph/index';
+import { toDot, toMermaid, type DependencyGraph } from '../../core/graph/index';
 import { EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
-import { openRepo, reportParseErrors } from './tree';
+import { openWorkspace, reportParseErrors } from '../workspace';
 
 const FORMATS = ['json', 'dot', 'mermaid'] as const;
 type Format = (typeof FORMATS)[number];
@@ -13,23 +12,20 @@ export async function runGraph(args: string[], io: CliIO): Promise<number> {
   const format = (flags.format as string | undefined) ?? 'json';
   if (!FORMATS.includes(format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not '${format}'`);
   if (positionals.length > 1) throw new UsageError('expects at most one DIR');
-  const repo = openRepo(positionals[0], io);
-  reportParseErrors(repo, io);
-  const model = repo.model();
-  const result = checkModel(model);
-  for (const f of result.failures) io.stderr(`gitops-preview graph: internal error in ${f.rules} rules: ${f.message}\n`);
-  let graph = buildDependencyGraph(model, result.diagnostics, { sources: !flags['no-sources'] });
+  const { engine, root } = openWorkspace(positionals[0], io);
+  await reportParseErrors(engine, root, io);
+  // The graph carries the checks' findings: a rule that failed internally is reported, as `check` does.
+  const { failures } = await engine.request('check', { root });
+  for (const f of failures) io.stderr(`gitops-preview graph: internal error in ${f.rules} rules: ${f.message}\n`);
   const wanted = flags.cluster as string | undefined;
-  if (wanted !== undefined) {
-    const clusters = graph.clusters.filter((c) => c.name === wanted);
-    if (!clusters.length) {
-      const names = graph.clusters.map((c) => `'${c.name}'`).join(', ') || 'none';
-      throw new UsageError(`no cluster named '${wanted}' (clusters: ${names})`);
-    }
-    graph = { clusters };
+  const graph = await engine.request('graph', { root, cluster: wanted, sources: !flags['no-sources'] });
+  if (wanted !== undefined && !graph.clusters.length) {
+    const all = (await engine.request('graph', { root, sources: false })).clusters;
+    const names = all.map((c) => `'${c.name}'`).join(', ') || 'none';
+    throw new UsageError(`no cluster named '${wanted}' (clusters: ${names})`);
   }
   io.stdout(render(format as Format, graph));
-  return result.failures.length ? EXIT_USAGE : EXIT_OK;
+  return failures.length ? EXIT_USAGE : EXIT_OK;
 }
 
 function render(format: Format, graph: DependencyGraph): string {

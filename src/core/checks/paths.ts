@@ -22,8 +22,11 @@ export function checkPaths(ctx: CheckContext): void {
         );
       }
       for (const p of ks.problems) {
-        ctx.report(p.code === 'analysis-limit' ? 'analysis-limit' : 'path-not-found', p.doc, p.path, p.message, {
-          related: ctx.related(doc, ['spec', 'path'], `built by Kustomization ${ks.applied.namespace}/${ks.applied.name}`),
+        ctx.report(p.code === 'analysis-limit' || p.code === 'apply-cycle' ? p.code : 'path-not-found', p.doc, p.path, p.message, {
+          related: [
+            ...(p.related ?? []).flatMap((r) => ctx.related(r.doc, r.path, r.message)),
+            ...(p.doc === doc ? [] : ctx.related(doc, ['spec', 'path'], `built by Kustomization ${ks.applied.namespace}/${ks.applied.name}`)),
+          ],
         });
       }
     }

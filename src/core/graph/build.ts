@@ -24,6 +24,12 @@ export function buildDependencyGraph(model: RepoModel, diagnostics: readonly Dia
   return { clusters: model.clusters.map((cluster) => new ClusterGraphBuilder(ctx, cluster, index, options.sources ?? true).build()) };
 }
 
+/** A node's id: `Kind/namespace/name` after the applying Kustomization's substitution, as Flux names it. */
+export function graphNodeId(ctx: CheckContext, applied: AppliedObject): string {
+  const identity = ctx.identity(applied) ?? applied;
+  return objectKey(applied.kind, identity.namespace, identity.name);
+}
+
 type DependentNode = KustomizationNode | HelmReleaseNode;
 
 class ClusterGraphBuilder {
@@ -67,7 +73,7 @@ class ClusterGraphBuilder {
   private addNode(applied: AppliedObject): void {
     if (this.ids.has(applied)) return;
     const identity = this.ctx.identity(applied) ?? applied;
-    const id = objectKey(applied.kind, identity.namespace, identity.name);
+    const id = graphNodeId(this.ctx, applied);
     this.ids.set(applied, id);
     // The same identity twice in one cluster is a duplicate-object finding; the graph shows one node.
     if (this.nodes.has(id)) return;

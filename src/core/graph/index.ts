@@ -1,4 +1,5 @@
 export * from './types';
-export { buildDependencyGraph, type GraphOptions } from './build';
+export { buildDependencyGraph, graphNodeId, type GraphOptions } from './build';
+export { graphNodesOf } from './select';
 export { toDot } from './dot';
 export { toMermaid } from './mermaid';

@@ -1,4 +1,5 @@
 import type { RuleId, Severity } from '../checks/types';
+import type { LiveState } from '../status/conditions';
 
 /**
  * The dependency graph of a repository, per cluster: the `gitops-preview graph --format json`
@@ -62,3 +63,12 @@ export interface ClusterGraph {
 export interface DependencyGraph {
   clusters: ClusterGraph[];
 }
+
+/** A node's state in the cluster, as the tree shows it (the graph view colours nodes by it). */
+export interface LiveNodeStatus {
+  state: LiveState;
+  message?: string;
+}
+
+/** Live states per cluster name, per node id; empty when not connected. */
+export type GraphLive = Record<string, Record<string, LiveNodeStatus>>;

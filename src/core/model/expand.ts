@@ -3,6 +3,7 @@ import type { Workspace } from '../workspace/workspace';
 import { isManifestFileName } from '../workspace/workspace';
 import type { SourceFile } from '../yaml/document';
 import { asArray, asRecord, asString, kustomizeConfigOf, type KubeObject } from './objects';
+import { namespaceToTargetNamespace } from './replacements';
 import { joinVirtual, kustomizationFileInView, type SourceView } from './view';
 
 /** An object a folder produces, with what kustomize's transformers made of its namespace and name. */
@@ -14,9 +15,11 @@ export interface ExpandedObject {
   readonly suffix: string;
   /** kustomize's namespace transformer renames Namespace objects to the namespace it sets. */
   readonly renamedTo?: string;
+  /** A Flux Kustomization's `spec.targetNamespace` as kustomize `replacements` set it (see replacements.ts). */
+  readonly targetNamespace?: string;
 }
 
-export type ExpandProblemCode = 'path-not-found' | 'not-a-kustomization' | 'kustomize-invalid' | 'analysis-limit';
+export type ExpandProblemCode = 'path-not-found' | 'not-a-kustomization' | 'kustomize-invalid' | 'analysis-limit' | 'apply-cycle';
 
 /**
  * kustomization files followed through `resources`/`components` at most this deep: real overlays
@@ -32,6 +35,8 @@ export interface ExpandProblem {
   readonly message: string;
   readonly doc: YamlDoc;
   readonly path: PathSegment[];
+  /** Other locations involved (the Kustomization an apply-cycle closes on). */
+  readonly related?: readonly { doc: YamlDoc; path: PathSegment[]; message: string }[];
 }
 
 export interface Expansion {
@@ -272,12 +277,24 @@ export class Expander {
           })
         : inner.objects;
     for (const f of inner.files) files.add(f);
+    const replaced = this.replaceTargetNamespace(view, vdir, config, transformed, files);
     return {
-      objects: transformed,
+      objects: replaced,
       problems: [...problems, ...inner.problems],
       remote: [...remote, ...inner.remote],
       files,
     };
+  }
+
+  private replaceTargetNamespace(view: SourceView, vdir: string, config: Record<string, any>, objects: ExpandedObject[], files: Set<string>): ExpandedObject[] {
+    if (!config.replacements) return objects;
+    const replacement = namespaceToTargetNamespace(this.ws, view, vdir, config);
+    if (!replacement) return objects;
+    for (const f of replacement.files) files.add(f);
+    const namespaces = objects.filter((o) => o.object.kind === 'Namespace');
+    if (namespaces.length !== 1) return objects;
+    const value = namespaces[0].renamedTo ?? namespaces[0].object.name;
+    return objects.map((o) => (o.object.fluxKind === 'Kustomization' ? { ...o, targetNamespace: value } : o));
   }
 }
 

@@ -29,6 +29,8 @@ export class Workspace {
   private readonly dirs = new Map<string, DirInfo>();
   /** Folders holding a Helm chart (a `Chart.yaml`); their `templates/` are not Kubernetes YAML. */
   readonly chartDirs = new Set<string>();
+  /** Folders left out of the scan (VCS data, dependencies, chart templates, `.sourceignore`d). */
+  readonly skippedDirs = new Set<string>();
   private readonly overlays = new Map<string, string>();
   /**
    * Files (and linked folders) found but not read, with why: not a regular file, too large, a link
@@ -65,6 +67,7 @@ export class Workspace {
     this.files.clear();
     this.dirs.clear();
     this.chartDirs.clear();
+    this.skippedDirs.clear();
     this.notRead.clear();
     this.ignore = new IgnoreMatcher();
     this.ignore.add('', DEFAULT_SOURCE_IGNORE);
@@ -110,9 +113,10 @@ export class Workspace {
     for (const entry of entries) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory) {
-        if (SKIPPED_DIRS.has(entry.name)) continue;
-        if (isChart && entry.name === 'templates') continue;
-        if (this.ignore.ignores(this.rel(path), true)) continue;
+        if (SKIPPED_DIRS.has(entry.name) || (isChart && entry.name === 'templates') || this.ignore.ignores(this.rel(path), true)) {
+          this.skippedDirs.add(path);
+          continue;
+        }
         const real = entry.link ? this.host.realPath?.(path) : `${realDir}/${entry.name}`;
         const refused = this.refuseLinkedDir(real, visited);
         if (refused) {
@@ -178,14 +182,14 @@ export class Workspace {
    * Directory-level changes (new folder, `.sourceignore`, `Chart.yaml`) fall back to a full reload.
    */
   fileChanged(path: string): boolean {
+    // Checked first: `.git/index.lock` or a chart template must never cost a reload or a parse.
+    if (this.isIgnored(path)) return false;
     const name = path.slice(path.lastIndexOf('/') + 1);
     const dir = path.slice(0, path.lastIndexOf('/'));
     if (name === '.sourceignore' || name === 'Chart.yaml' || !this.dirs.has(dir)) {
-      if (!this.isUnderRoot(path)) return false;
       this.load();
       return true;
     }
-    if (this.isIgnored(path)) return false;
     const read = this.overlays.has(path) ? undefined : this.readConfined(path);
     const exists = this.overlays.has(path) || read !== undefined;
     const info = this.dirs.get(dir)!;

@@ -1,44 +1,55 @@
 import * as vscode from 'vscode';
-import { checkModel } from '../../core/checks/index';
-import { buildDependencyGraph, type DependencyGraph } from '../../core/graph/index';
-import type { AppliedObject, RepoModel } from '../../core/model/graph';
-import type { KubeObject } from '../../core/model/objects';
-import { relativePath } from '../../core/tree/treeData';
-import { docLine } from '../../core/yaml/document';
-import type { DocLocation, FromWebview, LiveNodeStatus, ToWebview } from '../../webview/graph/protocol';
-import type { RepoService } from '../repoService';
-import { liveStatusSource } from '../tree/liveStatus';
+import type { DependencyGraph, GraphSelection, TreeItemData } from '../../engine/protocol';
+import type { FromWebview, ToWebview } from '../../webview/graph/protocol';
+import type { EngineService } from '../engineService';
 import { graphHtml } from './html';
 
 export const GRAPH_VIEW_TYPE = 'gitopsPreview.graph';
+const TITLE = 'Flux Dependency Graph';
 
 /**
- * The one dependency graph panel: posts a new graph whenever the model or the live status changes
- * (debounced, only while visible), opens a node's document on click, and highlights the object
- * selected in the editor or the tree.
+ * The one dependency graph panel, drawing one workspace folder's graph as the engine builds it:
+ * asks for a new graph whenever the model or the live status changes (debounced, only while
+ * visible, posted only when it differs), opens a node's document on click, and highlights the
+ * nodes the engine names for the editor's cursor or the tree's selection.
  */
 export class GraphPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  private cache: { model: RepoModel; graph: DependencyGraph } | undefined;
-  private pending: NodeJS.Timeout | undefined;
+  /** The folder asked for (a tree item's); the first folder with Flux objects otherwise. */
+  private root: string | undefined;
   private requestedCluster: string | undefined;
-  private lastHighlight: DocLocation[] = [];
+  private last: { root: string; graph: DependencyGraph; key: string } | undefined;
+  /** Answers to older requests are dropped: the engine may answer out of order with an edit in between. */
+  private seq = 0;
+  private pending: NodeJS.Timeout | undefined;
+  private lastHighlight = '';
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly repo: RepoService,
+    private readonly engine: EngineService,
     private readonly output: vscode.OutputChannel,
   ) {}
 
-  show(cluster: string | undefined): void {
-    this.requestedCluster = cluster;
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  /** Opens (or reveals) the panel; a tree item picks its folder, and a cluster item its cluster. */
+  async show(item: TreeItemData | undefined): Promise<void> {
+    if (item && this.engine.ready) {
+      const selection = await this.engine.client.request('graphNodesAt', { treeItem: item.id });
+      if (selection) {
+        this.root = selection.root;
+        this.requestedCluster = selection.cluster;
+      }
+    }
     if (this.panel) {
       this.panel.reveal(undefined, false);
-      this.post();
+      void this.post(true);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, 'Flux Dependency Graph', vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, TITLE, vscode.ViewColumn.Active, {
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
     });
@@ -47,6 +58,7 @@ export class GraphPanel implements vscode.Disposable {
     this.panel = panel;
     panel.onDidDispose(() => {
       this.panel = undefined;
+      this.last = undefined;
       for (const d of this.disposables.splice(0)) d.dispose();
     });
     this.disposables.push(
@@ -55,44 +67,48 @@ export class GraphPanel implements vscode.Disposable {
     );
   }
 
-  /** The model or live status changed: a new graph once things settle, if anyone is looking. */
+  /** The model, the engine's status or the live status changed: a new graph once things settle, if anyone is looking. */
   schedule(): void {
     if (!this.panel) return;
     if (this.pending) clearTimeout(this.pending);
     this.pending = setTimeout(() => {
       this.pending = undefined;
-      if (this.panel?.visible) this.post();
+      if (this.panel?.visible) void this.post(false);
     }, 100);
   }
 
-  /** Highlights the graph nodes of an object (or of the Kustomizations applying it). */
-  highlight(object: KubeObject | undefined, model: RepoModel): void {
-    if (!this.panel || !object) return;
-    const root = model.workspace.root;
-    const at = (o: KubeObject): DocLocation => ({ file: relativePath(root, o.file), line: docLine(o.doc) });
-    const applied: AppliedObject[] = model.appliedById.get(object.id) ?? [];
-    const locations = object.fluxKind ? [at(object)] : applied.flatMap((a) => (a.appliedBy ? [at(a.appliedBy.applied.object)] : []));
-    if (!locations.length || JSON.stringify(locations) === JSON.stringify(this.lastHighlight)) return;
-    this.lastHighlight = locations;
-    this.send({ type: 'highlight', locations });
+  /** Highlights the nodes the engine named, when they belong to the folder shown. */
+  highlight(selection: GraphSelection | undefined): void {
+    if (!this.panel || !selection?.nodes.length || selection.root !== this.last?.root) return;
+    const key = selection.nodes.join('\n');
+    if (key === this.lastHighlight) return;
+    this.lastHighlight = key;
+    this.send({ type: 'highlight', nodes: selection.nodes });
   }
 
-  private graph(): DependencyGraph {
-    const model = this.repo.model();
-    if (this.cache?.model !== model) {
-      const result = checkModel(model);
-      for (const f of result.failures) this.output.appendLine(`[graph] internal error in ${f.rules} rules: ${f.message}`);
-      this.cache = { model, graph: buildDependencyGraph(model, result.diagnostics) };
-    }
-    return this.cache.graph;
+  private folder(): string | undefined {
+    const folders = this.engine.client.status.folders.map((f) => f.root);
+    return this.root !== undefined && folders.includes(this.root) ? this.root : folders[0];
   }
 
-  private post(): void {
+  /** Asks the engine for the folder's graph and live states; posts them when they differ from the last (or `force`). */
+  private async post(force: boolean): Promise<void> {
+    if (!this.panel || !this.engine.ready) return;
+    const root = this.folder();
+    const seq = ++this.seq;
     try {
-      const graph = this.graph();
+      const [graph, live] = root
+        ? await Promise.all([this.engine.client.request('graph', { root }), this.engine.client.request('graphLive', { root })])
+        : [{ clusters: [] }, {}];
+      if (seq !== this.seq || !this.panel) return;
       const cluster = this.requestedCluster;
       this.requestedCluster = undefined;
-      this.send({ type: 'graph', graph, ...(cluster !== undefined ? { cluster } : {}), ...liveOf(graph) });
+      const key = JSON.stringify([root, graph, live]);
+      if (!force && cluster === undefined && key === this.last?.key) return;
+      this.last = root ? { root, graph, key } : undefined;
+      const folders = this.engine.client.status.folders;
+      this.panel.title = root && folders.length > 1 ? `${TITLE}: ${root.slice(root.lastIndexOf('/') + 1)}` : TITLE;
+      this.send({ type: 'graph', graph, live, ...(cluster !== undefined ? { cluster } : {}) });
     } catch (err) {
       this.output.appendLine(`[graph] failed: ${(err as Error).stack ?? err}`);
     }
@@ -104,18 +120,18 @@ export class GraphPanel implements vscode.Disposable {
 
   private async receive(message: FromWebview): Promise<void> {
     if (message?.type === 'ready') {
-      this.lastHighlight = [];
-      this.post();
+      this.lastHighlight = '';
+      await this.post(true);
     } else if (message?.type === 'open') await this.open(message.file, message.line);
   }
 
   /** Opens a node's document. Only files the graph names are opened: the page gets no say beyond that. */
   private async open(file: unknown, line: unknown): Promise<void> {
-    const graph = this.cache?.graph;
-    if (typeof file !== 'string' || typeof line !== 'number' || !graph) return;
-    const known = graph.clusters.some((c) => c.nodes.some((n) => n.file === file && n.line === line));
+    const last = this.last;
+    if (typeof file !== 'string' || typeof line !== 'number' || !last) return;
+    const known = last.graph.clusters.some((c) => c.nodes.some((n) => n.file === file && n.line === line));
     if (!known) return;
-    const uri = vscode.Uri.joinPath(vscode.Uri.file(this.repo.root), ...file.split('/'));
+    const uri = vscode.Uri.joinPath(vscode.Uri.file(last.root), ...file.split('/'));
     const position = new vscode.Position(Math.max(0, line - 1), 0);
     const column = this.panel?.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One;
     try {
@@ -129,22 +145,4 @@ export class GraphPanel implements vscode.Disposable {
     if (this.pending) clearTimeout(this.pending);
     this.panel?.dispose();
   }
-}
-
-/** Live status per cluster and node, as the tree shows it; nothing when not connected. */
-function liveOf(graph: DependencyGraph): { live?: Record<string, Record<string, LiveNodeStatus>> } {
-  const source = liveStatusSource();
-  if (!source?.connected) return {};
-  const live: Record<string, Record<string, LiveNodeStatus>> = {};
-  for (const c of graph.clusters) {
-    if (source.clusterName !== undefined && source.clusterName !== c.name) continue;
-    const states: Record<string, LiveNodeStatus> = {};
-    for (const n of c.nodes) {
-      if (n.missing) continue;
-      const s = source.get(n.kind, n.namespace, n.name);
-      if (s) states[n.id] = { state: s.state, ...(s.message ? { message: s.message } : {}) };
-    }
-    live[c.name] = states;
-  }
-  return { live };
 }

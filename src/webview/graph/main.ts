@@ -140,7 +140,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
     render(first || clusterChanged);
   } else if (msg.type === 'highlight' && current) {
     const c = current.cluster;
-    highlighted = c.nodes.filter((n) => !n.missing && msg.locations.some((l) => l.file === n.file && l.line === n.line)).map((n) => n.id);
+    highlighted = c.nodes.filter((n) => !n.missing && msg.nodes.includes(n.id)).map((n) => n.id);
     if (highlighted.length && reveal(highlighted[0])) render(false);
     applyHighlight();
     if (highlighted.length) focusNode(highlighted[0]);

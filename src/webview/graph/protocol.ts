@@ -1,18 +1,8 @@
-import type { DependencyGraph } from '../../core/graph/types';
-import type { LiveState } from '../../core/status/conditions';
+import type { DependencyGraph, GraphLive } from '../../core/graph/types';
+
+export type { LiveNodeStatus } from '../../core/graph/types';
 
 /** Messages between the extension and the graph webview: plain data, nothing executable. */
-
-export interface LiveNodeStatus {
-  state: LiveState;
-  message?: string;
-}
-
-/** A document location: relative file and 1-based line of the document start, as graph nodes carry. */
-export interface DocLocation {
-  file: string;
-  line: number;
-}
 
 export type ToWebview =
   | {
@@ -21,8 +11,9 @@ export type ToWebview =
       /** Cluster to show (a tree cluster node's), when the user asked for one. */
       cluster?: string;
       /** Per cluster name, per node id; absent when not connected. */
-      live?: Record<string, Record<string, LiveNodeStatus>>;
+      live?: GraphLive;
     }
-  | { type: 'highlight'; locations: DocLocation[] };
+  /** Node ids (the engine's graphNodesAt) of what the editor or the tree points at. */
+  | { type: 'highlight'; nodes: string[] };
 
 export type FromWebview = { type: 'ready' } | { type: 'open'; file: string; line: number };

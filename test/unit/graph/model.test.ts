@@ -124,7 +124,7 @@ test('the graph follows an unsaved edit: a fixed dependsOn clears the missing no
 
 test('bjw-s-labs-home-ops: known dependsOn edges across namespaces', () => {
   const graph = graphOf(corpusRepo('bjw-s-labs-home-ops'));
-  const c = graph.clusters.find((x) => x.name === 'cluster-apps');
+  const c = graph.clusters.find((x) => x.name === 'cluster'); // the FluxInstance's bootstrap root
   assert.ok(c, `clusters: ${graph.clusters.map((x) => x.name)}`);
   assertWellFormed(c);
   // kubernetes/apps/ai/litellm/ks.yaml: dependsOn dragonfly-operator (database) and litellm-operator (ai).
