@@ -52,3 +52,17 @@ test('a two-folder workspace shows both folders as top-level nodes, each with it
   // Each cluster sits under its own folder.
   assert.ok(indexOf(folderA) < indexOf('demo') && indexOf('demo') < indexOf(folderB) && indexOf(folderB) < indexOf('staging'), rows.join('\n'));
 });
+
+test("a cluster's graph action opens that folder's dependency graph", async () => {
+  const pane = wb.viewPane('Flux');
+  // The second folder's cluster row (level 2; the folder row `fleet-staging` is level 1).
+  const row = pane.locator('.monaco-list-row[aria-level="2"]', { hasText: 'staging' });
+  await row.hover();
+  await row.locator('.action-label.codicon-type-hierarchy').click({ timeout: 10_000 });
+  const folderB = path.basename(second);
+  await wb.page.locator('.tabs-container .tab', { hasText: `Flux Dependency Graph: ${folderB}` }).waitFor({ timeout: 30_000 });
+  const frame = wb.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  await frame.locator('#graph .node[aria-label="Kustomization flux-system/apps"]').waitFor({ timeout: 30_000 });
+  assert.equal(await frame.locator('#cluster').inputValue(), 'staging');
+  await wb.screenshot('05-multiroot-graph');
+});

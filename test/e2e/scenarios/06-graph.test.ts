@@ -55,7 +55,7 @@ test('Show Dependency Graph draws the demo cluster with live status and the orde
   assert.ok((await frame.locator('#graph .edge-applies').count()) >= 3);
 
   await wb.dismissNotifications();
-  const shot = await wb.screenshot('05-graph');
+  const shot = await wb.screenshot('06-graph');
   if (process.env.E2E_UPDATE_SCREENSHOTS === '1') {
     fs.copyFileSync(shot, path.resolve(__dirname, '../../../media/screenshots/graph.png'));
   }
@@ -82,7 +82,7 @@ test('the graph follows an unsaved edit without a reload', async () => {
       (await frame.locator('#graph .node.missing[aria-label="Kustomization flux-system/infra-configsz"]').count()) === 1 ? true : undefined,
     )
     .catch(async (err) => {
-      await wb.screenshot('05-graph-edit-failed');
+      await wb.screenshot('06-graph-edit-failed');
       throw new Error(`${err.message}; editor:\n${await wb.editorText()}`);
     });
   assert.ok((await frame.locator('#graph .edge-problem').count()) >= 2);
