@@ -43,10 +43,10 @@ test('graphLive: node states from the posted snapshot, nothing when not connecte
   assert.deepEqual(await engine.request('graphLive', { root: R }), {});
   engine.input({
     type: 'live',
-    snapshot: { connected: true, statuses: [{ kind: 'Kustomization', namespace: 'flux-system', name: 'apps', state: 'Failed', message: 'boom' }], syncedKinds: ['Kustomization'] },
+    snapshot: { connected: true, statuses: [{ kind: 'Kustomization', namespace: 'flux-system', name: 'apps', state: 'NotReady', message: 'boom' }], syncedKinds: ['Kustomization'] },
   });
   const live = await engine.request('graphLive', { root: R });
-  assert.deepEqual(live.prod['Kustomization/flux-system/apps'], { state: 'Failed', message: 'boom' });
+  assert.deepEqual(live.prod['Kustomization/flux-system/apps'], { state: 'NotReady', message: 'boom' });
   // Listed kind without the object: Absent, as the tree says. A kind never listed: no state.
   assert.equal(live.prod['Kustomization/flux-system/infrastructure']?.state, 'Absent');
   assert.equal(live.prod['HelmRelease/default/podinfo'], undefined);
