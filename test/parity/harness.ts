@@ -345,7 +345,7 @@ export async function runCorpus(corpusDir: string, opts: CorpusOptions): Promise
   const root = prepareClone(corpusDir, path.join(opts.workDir, 'clone'));
   let model = new Repo(root, diskHost, diskBuildOptions(root)).model();
   // A placeholder gotk-sync.yaml gets the objects `flux bootstrap` would write, on disk for both sides.
-  const synthetic = model.allObjects.filter((o) => o.synthetic).map((o) => o.doc.file);
+  const synthetic = model.allObjects.filter((o) => o.synthetic && !o.origin).map((o) => o.doc.file);
   if (synthetic.length) {
     for (const f of new Set(synthetic)) fs.writeFileSync(f.path, f.text);
     model = new Repo(root, diskHost, diskBuildOptions(root)).model();
