@@ -99,19 +99,25 @@ function locateChart(model: RepoModel, hr: HelmReleaseNode): Errorable<ChartLoca
 }
 
 /** `helm pull` into the cache (keyed by reference and version), untarred; reused when present. */
-async function pullChart(helm: string, loc: Extract<ChartLocation, { kind: 'pull' }>, opts: RenderOptions, label: string): Promise<Errorable<string>> {
+export function chartCacheKey(loc: { repo?: string; ref: string; version?: string }): string {
+  return createHash('sha256').update(`${loc.repo ?? ''}|${loc.ref}|${loc.version ?? ''}`).digest('hex').slice(0, 16);
+}
+
+async function pullChart(resolveBin: () => Errorable<string>, loc: Extract<ChartLocation, { kind: 'pull' }>, opts: RenderOptions, label: string): Promise<Errorable<string>> {
   const cache = opts.cacheDir ?? defaultChartCache();
-  const key = createHash('sha256').update(`${loc.repo ?? ''}|${loc.ref}|${loc.version ?? ''}`).digest('hex').slice(0, 16);
+  const key = chartCacheKey(loc);
   const dest = path.join(cache, key);
   const existing = chartDirIn(dest);
   if (existing) return ok(existing);
+  const helm = resolveBin();
+  if (!helm.ok) return helm;
   await fs.promises.mkdir(cache, { recursive: true });
   const tmp = await fs.promises.mkdtemp(path.join(cache, `.pull-${key}-`));
   const args = ['pull', '--untar', `--untardir=${tmp}`];
   if (loc.repo) args.push(`--repo=${loc.repo}`);
   if (loc.version) args.push(`--version=${loc.version}`);
   args.push('--', loc.ref);
-  const run = await runProcess(helm, args, { timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal, env: opts.env, network: true });
+  const run = await runProcess(helm.value, args, { timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal, env: opts.env, network: true });
   if (!run.ok) {
     await removeDir(tmp);
     return fail(run.error.kind === 'build-failed' ? 'unavailable' : run.error.kind, `${label}: could not pull chart ${loc.display} (helm pull needs network access to the chart repository): ${run.error.message}`, run.error.stderr);
@@ -195,8 +201,8 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   if (loc.value.kind === 'local' && !links.linkFree(loc.value.dir)) {
     return fail('invalid', `${label}: the chart folder '${asString(asRecord(asRecord(spec.chart)?.spec)?.chart) ?? ''}' is reached through a symbolic link; Flux source artifacts hold no links, so the chart is not read.`);
   }
-  const helm = resolveHelm({ helmBin: opts.helmBin, env: opts.env });
-  if (!helm.ok) return helm;
+  // Found only when a process is about to start, so every refusal above and below comes first.
+  const resolveBin = () => resolveHelm({ helmBin: opts.helmBin, env: opts.env });
 
   const tmp = await makeTempDir('helm');
   try {
@@ -217,7 +223,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
         await fs.promises.writeFile(path.join(staged, 'values.yaml'), JSON.stringify(merged.value));
       }
     } else {
-      const pulled = await pullChart(helm.value, loc.value, opts, label);
+      const pulled = await pullChart(resolveBin, loc.value, opts, label);
       if (!pulled.ok) return pulled;
       chartDir = pulled.value;
       if (valuesFiles.length) {
@@ -238,6 +244,8 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
     const args = ['template', `--namespace=${namespace}`, `--values=${valuesPath}`, `--kube-version=${kubeVersion}`, '--skip-tests'];
     if (crds !== 'Skip') args.push('--include-crds');
     args.push('--', hr.releaseName, chartDir);
+    const helm = resolveBin();
+    if (!helm.ok) return helm;
     const run = await runProcess(helm.value, args, { cwd: tmp, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal, env: opts.env });
     if (!run.ok) return { ok: false, error: { ...run.error, message: `${label}: ${run.error.message.split(tmp + '/').join('')}` } };
 

@@ -115,7 +115,8 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
     });
     if (!run.ok) {
       const msg = run.error.message.split(tmp + '/source/').join('').split(tmp + '/source').join('.');
-      return { ok: false, error: { ...run.error, message: `${label}: ${msg}` } };
+      const note = links.warnings().map((w) => `\n${w}`).join('');
+      return { ok: false, error: { ...run.error, message: `${label}: ${msg}${note}` } };
     }
     const built = postBuild(model, ks, view, run.value.stdout, opts, !userOrigins);
     if (built.ok) built.value.warnings.unshift(...links.warnings());

@@ -60,7 +60,8 @@ function fold(key: string): string {
 
 function values(obj: Record<string, unknown>, field: string): unknown[] {
   const out: unknown[] = [];
-  for (const [k, v] of Object.entries(obj)) if (fold(k) === field) out.push(v);
+  const want = fold(field);
+  for (const [k, v] of Object.entries(obj)) if (fold(k) === want) out.push(v);
   return out;
 }
 
@@ -75,13 +76,13 @@ function entries(v: unknown): unknown[] {
 }
 
 /** Fields of a kustomization that name files, as (folded) field → how its entries are read. */
-const LIST_FILE_FIELDS = ['crds', 'configurations', 'patchesstrategicmerge'];
-const OBJECT_PATH_FIELDS = ['patches', 'patchesjson6902', 'replacements'];
-const GENERATOR_ARG_FIELDS = ['configmapgenerator', 'secretgenerator'];
+const LIST_FILE_FIELDS = ['crds', 'configurations', 'patchesStrategicMerge'];
+const OBJECT_PATH_FIELDS = ['patches', 'patchesJson6902', 'replacements'];
+const GENERATOR_ARG_FIELDS = ['configMapGenerator', 'secretGenerator'];
 const PLUGIN_FIELDS = ['generators', 'transformers', 'validators'];
-const HELM_FIELDS = ['helmcharts', 'helmglobals', 'helmchartinflationgenerator'];
+const HELM_FIELDS = ['helmCharts', 'helmGlobals', 'helmChartInflationGenerator'];
 /** What a folder listed in generators/transformers/validators may use: nothing that rewrites the configs it yields. */
-const PLUGIN_DIR_FIELDS = new Set(['apiversion', 'kind', 'metadata', 'resources', 'buildmetadata']);
+const PLUGIN_DIR_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'resources', 'buildMetadata'].map(fold));
 
 /** kustomize's builtin plugins (apiVersion `builtin`), and the fields of each that name files. */
 const BUILTIN_PLUGINS: Record<string, { lists: string[]; strings: string[]; objectPaths: string[] }> = {
