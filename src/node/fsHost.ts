@@ -1,7 +1,11 @@
 import * as fs from 'node:fs';
 import type { WorkspaceHost } from '../core/workspace/host';
 
-/** The disk as a WorkspaceHost (used by the CLI, the extension and benchmarks). */
+/**
+ * The disk as a WorkspaceHost (used by the CLI, the extension and benchmarks). Symbolic links are
+ * left out, as source-controller leaves them out of every artifact: a link can point anywhere on
+ * this machine, and what Flux never sees must not reach a render either.
+ */
 export const diskHost: WorkspaceHost = {
   readFile(path) {
     try {
@@ -12,23 +16,15 @@ export const diskHost: WorkspaceHost = {
   },
   readDir(path) {
     try {
-      return fs.readdirSync(path, { withFileTypes: true }).map((d) => ({
-        name: d.name,
-        isDirectory: d.isDirectory() || (d.isSymbolicLink() && isDirSafe(`${path}/${d.name}`)),
-      }));
+      return fs
+        .readdirSync(path, { withFileTypes: true })
+        .filter((d) => !d.isSymbolicLink())
+        .map((d) => ({ name: d.name, isDirectory: d.isDirectory() }));
     } catch {
       return [];
     }
   },
 };
-
-function isDirSafe(path: string): boolean {
-  try {
-    return fs.statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** URLs of the remotes in `.git/config`, without running git. */
 export function gitRemotes(root: string): string[] {

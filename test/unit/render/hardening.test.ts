@@ -14,6 +14,7 @@ import { Repo } from '../../../src/core/repo';
 import { diskHost } from '../../../src/node/fsHost';
 import { renderHelmRelease, renderKustomization, type RenderOptions } from '../../../src/render/index';
 import { LinkGuard, stageView } from '../../../src/render/stage';
+import { workspaceView } from '../../../src/core/model/view';
 import { childEnv, runProcess } from '../../../src/render/exec';
 import { KUSTOMIZATION_ATTACKS, makeMaliciousRepo } from '../../fixtures/hardening/maliciousRepo';
 
@@ -47,32 +48,46 @@ test('kustomize builds that read outside the repository are refused before kusto
   }
 });
 
-test('symlinked files and folders are never staged; links out of the workspace are reported', async () => {
-  const view = ksNamed('link-file').source;
-  assert.equal(view.kind, 'view');
-  if (view.kind !== 'view') return;
-  const dest = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-preview-stage-'));
+test('the workspace holds no symbolic links, as a Flux artifact holds none', () => {
+  const ws = model.workspace;
+  assert.ok(!ws.hasFile(`${repo.root}/attacks/link-file/secret.txt`), 'symlinked file indexed');
+  assert.ok(!ws.hasDir(`${repo.root}/attacks/link-dir/linked`), 'symlinked folder indexed');
+  assert.ok(!model.allObjects.some((o) => o.name === 'outside'), 'an object from a linked folder is in the model');
+  assert.ok(!model.allObjects.some((o) => o.file.includes('linked-values')), 'a linked values file is in the model');
+});
+
+test('staging copies regular files only: a file or folder that became a link after indexing is left out and reported', async () => {
+  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-preview-stage-')));
+  const root = path.join(tmp, 'repo');
+  const dest = path.join(tmp, 'staged');
   try {
-    const links = new LinkGuard(model.workspace.root);
-    await stageView(model.workspace, view.view, dest, new Map(), links);
-    assert.ok(fs.existsSync(path.join(dest, 'attacks/link-file/kustomization.yaml')));
-    assert.ok(!fs.existsSync(path.join(dest, 'attacks/link-file/secret.txt')), 'symlinked file staged');
-    assert.ok(!fs.existsSync(path.join(dest, 'attacks/link-dir/linked/cm.yaml')), 'file below a symlinked folder staged');
-    const staged: string[] = [];
-    const walk = (d: string) => {
-      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+    fs.mkdirSync(path.join(root, 'app/sub'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'app/kustomization.yaml'), 'resources: [sub/cm.yaml]\nconfigMapGenerator: [{name: c, files: [data.txt]}]\n');
+    fs.writeFileSync(path.join(root, 'app/data.txt'), 'fine\n');
+    fs.writeFileSync(path.join(root, 'app/sub/cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: fine}\n');
+    const ws = new Repo(root, diskHost, { sha256 }).model().workspace;
+    // Swapped for links once the workspace is indexed (a checkout, another tool): the copy must not follow them.
+    fs.rmSync(path.join(root, 'app/data.txt'));
+    fs.symlinkSync(path.join(repo.outside, 'secret.yaml'), path.join(root, 'app/data.txt'));
+    fs.rmSync(path.join(root, 'app/sub'), { recursive: true });
+    fs.symlinkSync(path.join(repo.outside, 'dir'), path.join(root, 'app/sub'));
+
+    const links = new LinkGuard(root);
+    await stageView(ws, workspaceView(ws), dest, new Map(), links);
+    assert.ok(fs.existsSync(path.join(dest, 'app/kustomization.yaml')));
+    assert.ok(!fs.existsSync(path.join(dest, 'app/data.txt')), 'symlinked file staged');
+    assert.ok(!fs.existsSync(path.join(dest, 'app/sub/cm.yaml')), 'file below a symlinked folder staged');
+    const walk = (d: string): string[] =>
+      fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => {
         assert.ok(!e.isSymbolicLink(), `symlink in the staged copy: ${e.name}`);
-        if (e.isDirectory()) walk(path.join(d, e.name));
-        else staged.push(fs.readFileSync(path.join(d, e.name), 'utf8'));
-      }
-    };
-    walk(dest);
-    assert.ok(!staged.some((t) => t.includes(repo.marker)), 'outside content staged');
+        return e.isDirectory() ? walk(path.join(d, e.name)) : [fs.readFileSync(path.join(d, e.name), 'utf8')];
+      });
+    assert.ok(!walk(dest).some((t) => t.includes(repo.marker)), 'outside content staged');
     const [warning] = links.warnings();
-    assert.match(warning, /'attacks\/link-file\/secret\.txt' points outside the workspace/);
-    assert.match(warning, /'attacks\/link-dir\/linked' points outside the workspace/);
+    assert.match(warning, /'app\/data\.txt' points outside the workspace/);
+    assert.match(warning, /'app\/sub' points outside the workspace/);
   } finally {
-    fs.rmSync(dest, { recursive: true, force: true });
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
 
