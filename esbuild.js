@@ -1,4 +1,4 @@
-// One build context for the extension and the CLI; type-checking is `npm run typecheck`.
+// One build context for the extension, its engine worker and the CLI; type-checking is `npm run typecheck`.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 
@@ -7,7 +7,8 @@ const watch = process.argv.includes('--watch');
 
 async function main() {
   const ctx = await esbuild.context({
-    entryPoints: { extension: 'src/extension/extension.ts', cli: 'src/cli/main.ts' },
+    // engineWorker: the engine's worker thread, started by the extension (src/extension/engineService.ts).
+    entryPoints: { extension: 'src/extension/extension.ts', engineWorker: 'src/engine/worker.ts', cli: 'src/cli/main.ts' },
     bundle: true,
     format: 'cjs',
     platform: 'node',

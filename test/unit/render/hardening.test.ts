@@ -48,12 +48,23 @@ test('kustomize builds that read outside the repository are refused before kusto
   }
 });
 
-test('the workspace holds no symbolic links, as a Flux artifact holds none', () => {
+test('links out of the workspace: the model does not follow them and the staged copy never holds them', async () => {
   const ws = model.workspace;
-  assert.ok(!ws.hasFile(`${repo.root}/attacks/link-file/secret.txt`), 'symlinked file indexed');
-  assert.ok(!ws.hasDir(`${repo.root}/attacks/link-dir/linked`), 'symlinked folder indexed');
-  assert.ok(!model.allObjects.some((o) => o.name === 'outside'), 'an object from a linked folder is in the model');
-  assert.ok(!model.allObjects.some((o) => o.file.includes('linked-values')), 'a linked values file is in the model');
+  assert.ok(!ws.hasDir(`${repo.root}/attacks/link-dir/linked`), 'a linked folder outside was followed');
+  assert.ok(!model.allObjects.some((o) => o.name === 'outside'), 'an object from a folder outside is in the model');
+  const view = ksNamed('link-file').source;
+  assert.ok(view.kind === 'view');
+  const dest = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-preview-stage-'));
+  try {
+    const links = new LinkGuard(ws.root);
+    await stageView(ws, view.view, dest, new Map(), links);
+    assert.ok(fs.existsSync(path.join(dest, 'attacks/link-file/kustomization.yaml')));
+    assert.ok(!fs.existsSync(path.join(dest, 'attacks/link-file/secret.txt')), 'symlinked file staged');
+    assert.ok(!fs.existsSync(path.join(dest, 'charts/linked-values.yaml')), 'symlinked values file staged');
+    assert.match(links.warnings()[0], /'attacks\/link-file\/secret\.txt' points outside the workspace/);
+  } finally {
+    fs.rmSync(dest, { recursive: true, force: true });
+  }
 });
 
 test('staging copies regular files only: a file or folder that became a link after indexing is left out and reported', async () => {
