@@ -11,7 +11,33 @@ export interface RunOptions {
   cwd?: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The caller's environment; the child gets only `childEnv(env, network)` of it. */
   env?: NodeJS.ProcessEnv;
+  /** The process fetches charts: it keeps the proxy, CA and Helm registry settings. */
+  network?: boolean;
+}
+
+/** Kept for every child: where home and temp are, and what Windows needs to start a process at all. */
+const BASE_VARS = ['HOME', 'TMPDIR', 'TMP', 'TEMP', 'USERPROFILE', 'SYSTEMROOT', 'SystemRoot', 'WINDIR', 'LANG', 'LC_ALL'];
+/** Kept for `helm pull`: proxies, CAs, and where Helm keeps its registry logins and repository cache. */
+const NETWORK_VARS = [
+  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+  'HELM_CACHE_HOME', 'HELM_CONFIG_HOME', 'HELM_DATA_HOME', 'HELM_REGISTRY_CONFIG', 'HELM_REPOSITORY_CONFIG', 'HELM_REPOSITORY_CACHE',
+  'XDG_CACHE_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME',
+];
+
+/**
+ * The environment a child process gets: never the user's tokens and secrets (a template or a file
+ * read could echo `/proc/self/environ`), and an empty PATH so neither tool can start another
+ * program (kustomize runs git for remote bases, helm runs post-renderers and plugins by name).
+ */
+export function childEnv(env: NodeJS.ProcessEnv, network = false): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { PATH: '' };
+  for (const name of network ? [...BASE_VARS, ...NETWORK_VARS] : BASE_VARS) {
+    const v = env[name];
+    if (v !== undefined) out[name] = v;
+  }
+  return out;
 }
 
 export interface RunOutput {
@@ -31,7 +57,7 @@ export function runProcess(bin: string, args: readonly string[], opts: RunOption
     execFile(
       bin,
       [...args],
-      { cwd: opts.cwd, timeout: opts.timeoutMs, killSignal: 'SIGKILL', signal: opts.signal, env: opts.env ?? process.env, maxBuffer: MAX_OUTPUT, windowsHide: true, encoding: 'utf8' },
+      { cwd: opts.cwd, timeout: opts.timeoutMs, killSignal: 'SIGKILL', signal: opts.signal, env: childEnv(opts.env ?? process.env, opts.network), maxBuffer: MAX_OUTPUT, windowsHide: true, encoding: 'utf8' },
       (err, stdout, stderr) => {
         if (!err) {
           resolve(ok({ stdout, stderr }));

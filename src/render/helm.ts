@@ -12,14 +12,17 @@ import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } fro
 import type { HelmReleaseNode, RepoModel } from '../core/model/graph';
 import { asArray, asRecord, asString } from '../core/model/objects';
 import { findSource } from '../core/model/sources';
-import { normalizeVirtual, type SourceView } from '../core/model/view';
+import { clampVirtual, normalizeVirtual, type SourceView } from '../core/model/view';
+import { kubeVersionProblem } from '../core/flux/validation';
+import { describeConfinement, kustomizeConfinement } from '../core/render/confine';
+import { describeLocated, helmReleaseValueProblems } from '../core/render/helmInputs';
 import { helmReleaseValues, mergeMaps } from '../core/render/helmValues';
 import { maskSops } from '../core/render/mask';
 import { setCommonMetadata } from '../core/render/postbuild';
 import { fail, ok, type Errorable } from './errors';
 import { resolveHelm, resolveKustomize, runProcess } from './exec';
 import { DEFAULT_TIMEOUT_MS } from './kustomize';
-import { makeTempDir, removeDir, stageDiskDir } from './stage';
+import { LinkGuard, makeTempDir, removeDir, stageDiskDir, stagedTree } from './stage';
 import type { HelmRenderResult, RenderedObject, RenderOptions } from './types';
 
 export const HELM_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
@@ -96,18 +99,25 @@ function locateChart(model: RepoModel, hr: HelmReleaseNode): Errorable<ChartLoca
 }
 
 /** `helm pull` into the cache (keyed by reference and version), untarred; reused when present. */
-async function pullChart(helm: string, loc: Extract<ChartLocation, { kind: 'pull' }>, opts: RenderOptions, label: string): Promise<Errorable<string>> {
+export function chartCacheKey(loc: { repo?: string; ref: string; version?: string }): string {
+  return createHash('sha256').update(`${loc.repo ?? ''}|${loc.ref}|${loc.version ?? ''}`).digest('hex').slice(0, 16);
+}
+
+async function pullChart(resolveBin: () => Errorable<string>, loc: Extract<ChartLocation, { kind: 'pull' }>, opts: RenderOptions, label: string): Promise<Errorable<string>> {
   const cache = opts.cacheDir ?? defaultChartCache();
-  const key = createHash('sha256').update(`${loc.repo ?? ''}|${loc.ref}|${loc.version ?? ''}`).digest('hex').slice(0, 16);
+  const key = chartCacheKey(loc);
   const dest = path.join(cache, key);
   const existing = chartDirIn(dest);
   if (existing) return ok(existing);
+  const helm = resolveBin();
+  if (!helm.ok) return helm;
   await fs.promises.mkdir(cache, { recursive: true });
   const tmp = await fs.promises.mkdtemp(path.join(cache, `.pull-${key}-`));
-  const args = ['pull', loc.ref, '--untar', '--untardir', tmp];
-  if (loc.repo) args.push('--repo', loc.repo);
-  if (loc.version) args.push('--version', loc.version);
-  const run = await runProcess(helm, args, { timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal, env: opts.env });
+  const args = ['pull', '--untar', `--untardir=${tmp}`];
+  if (loc.repo) args.push(`--repo=${loc.repo}`);
+  if (loc.version) args.push(`--version=${loc.version}`);
+  args.push('--', loc.ref);
+  const run = await runProcess(helm.value, args, { timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal, env: opts.env, network: true });
   if (!run.ok) {
     await removeDir(tmp);
     return fail(run.error.kind === 'build-failed' ? 'unavailable' : run.error.kind, `${label}: could not pull chart ${loc.display} (helm pull needs network access to the chart repository): ${run.error.message}`, run.error.stderr);
@@ -149,6 +159,23 @@ function mergedValuesFiles(files: string[], ignoreMissing: boolean, read: (p: st
   return ok(merged);
 }
 
+/**
+ * A values file of a pulled chart, as source-controller finds it: a chart file whose cleaned name
+ * is the reference, so nothing outside the chart (absolute, `..`) and no link is ever read.
+ */
+function readChartFile(chartDir: string, ref: string): string | undefined {
+  const clean = path.posix.normalize(ref.split('\\').join('/'));
+  if (clean.startsWith('/') || clean === '..' || clean.startsWith('../') || clean === '.') return undefined;
+  const file = path.join(chartDir, ...clean.split('/'));
+  try {
+    const real = fs.realpathSync(file);
+    if (real !== path.join(fs.realpathSync(chartDir), ...clean.split('/')) || !fs.lstatSync(file).isFile()) return undefined;
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNode, opts: RenderOptions): Promise<Errorable<HelmRenderResult>> {
   if (!opts.allowProcesses) return fail('not-allowed', 'Rendering runs helm, which is disabled in an untrusted workspace. Trust the workspace to render.');
   const label = hrLabel(hr);
@@ -158,10 +185,24 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const vals = helmReleaseValues(model, hr.applied.cluster, spec, hrNamespace, opts.revealSecretValues === true);
   if (vals.error) return fail('invalid', `${label}: ${vals.error}`);
   const warnings = [...vals.warnings];
+  const ref = hr.chartSourceRef;
+  const source = ref ? findSource(model.sourceIndex, ref.kind, ref.name, ref.namespace, hr.applied.object.doc.file.path) : undefined;
+  const problems = helmReleaseValueProblems(hr, source);
+  const kubeVersion = opts.kubeVersion ?? '1.33.0';
+  const kubeProblem = kubeVersionProblem(kubeVersion);
+  if (problems.length || kubeProblem) {
+    const lines = problems.length ? [describeLocated(problems, model.workspace.root)] : [];
+    if (kubeProblem) lines.push(`  Kubernetes version (kubeVersion option): ${kubeProblem}`);
+    return fail('invalid', `${label}: helm-controller would refuse these values, so helm is not run:\n${lines.join('\n')}`);
+  }
   const loc = locateChart(model, hr);
   if (!loc.ok) return loc;
-  const helm = resolveHelm({ helmBin: opts.helmBin, env: opts.env });
-  if (!helm.ok) return helm;
+  const links = new LinkGuard(model.workspace.root);
+  if (loc.value.kind === 'local' && !links.linkFree(loc.value.dir)) {
+    return fail('invalid', `${label}: the chart folder '${asString(asRecord(asRecord(spec.chart)?.spec)?.chart) ?? ''}' is reached through a symbolic link; Flux source artifacts hold no links, so the chart is not read.`);
+  }
+  // Found only when a process is about to start, so every refusal above and below comes first.
+  const resolveBin = () => resolveHelm({ helmBin: opts.helmBin, env: opts.env });
 
   const tmp = await makeTempDir('helm');
   try {
@@ -175,26 +216,20 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
       const view = loc.value.view;
       if (valuesFiles.length) {
         const merged = mergedValuesFiles(valuesFiles, chartSpec.ignoreMissingValuesFiles === true, (f) => {
-          const real = view.file(normalizeVirtual(f) ?? '');
-          return real ? model.workspace.readText(real) : undefined;
+          const real = view.file(clampVirtual(f));
+          return real && links.linkFree(real) ? model.workspace.readText(real) : undefined;
         }, label);
         if (!merged.ok) return merged;
         await fs.promises.writeFile(path.join(staged, 'values.yaml'), JSON.stringify(merged.value));
       }
     } else {
-      const pulled = await pullChart(helm.value, loc.value, opts, label);
+      const pulled = await pullChart(resolveBin, loc.value, opts, label);
       if (!pulled.ok) return pulled;
       chartDir = pulled.value;
       if (valuesFiles.length) {
         await stageDiskDir(model.workspace, pulled.value, staged);
         chartDir = staged;
-        const merged = mergedValuesFiles(valuesFiles, chartSpec.ignoreMissingValuesFiles === true, (f) => {
-          try {
-            return fs.readFileSync(path.join(pulled.value, normalizeVirtual(f) ?? f), 'utf8');
-          } catch {
-            return undefined;
-          }
-        }, label);
+        const merged = mergedValuesFiles(valuesFiles, chartSpec.ignoreMissingValuesFiles === true, (f) => readChartFile(pulled.value, f), label);
         if (!merged.ok) return merged;
         await fs.promises.writeFile(path.join(staged, 'values.yaml'), JSON.stringify(merged.value));
       }
@@ -206,8 +241,11 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
     await fs.promises.writeFile(valuesPath, JSON.stringify(values));
     const install = asRecord(spec.install) ?? {};
     const crds = asString(install.crds) ?? 'Create';
-    const args = ['template', hr.releaseName, chartDir, '--namespace', namespace, '--values', valuesPath, '--kube-version', opts.kubeVersion ?? '1.33.0', '--skip-tests'];
+    const args = ['template', `--namespace=${namespace}`, `--values=${valuesPath}`, `--kube-version=${kubeVersion}`, '--skip-tests'];
     if (crds !== 'Skip') args.push('--include-crds');
+    args.push('--', hr.releaseName, chartDir);
+    const helm = resolveBin();
+    if (!helm.ok) return helm;
     const run = await runProcess(helm.value, args, { cwd: tmp, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal, env: opts.env });
     if (!run.ok) return { ok: false, error: { ...run.error, message: `${label}: ${run.error.message.split(tmp + '/').join('')}` } };
 
@@ -249,6 +287,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
       if (origin) rendered.origin = origin;
       objects.push(rendered);
     }
+    warnings.push(...links.warnings());
     if (hooks) warnings.push(`${hooks} Helm hook object(s) left out: hooks run during install/upgrade and are not part of the release manifest.`);
     return ok({ objects, warnings, releaseName: hr.releaseName, namespace, chart: loc.value.display, values });
   } finally {
@@ -273,12 +312,15 @@ async function kustomizePostRender(manifest: string, renderers: Record<string, a
     await fs.promises.mkdir(dir, { recursive: true });
     await fs.promises.writeFile(path.join(dir, 'all.yaml'), current);
     const k: Record<string, unknown> = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['all.yaml'] };
-    const patches = asArray(r.patches).map((p) => asRecord(p)).filter((p): p is Record<string, any> => !!p);
+    // Inline patches only, as helm-controller builds them: a patch is never a path.
+    const patches = asArray(r.patches).map((p) => asRecord(p)).filter((p): p is Record<string, any> => !!p && typeof p.patch === 'string');
     if (patches.length) k.patches = patches.map((p) => (p.target ? { patch: p.patch, target: p.target } : { patch: p.patch }));
     const images = asArray(r.images);
     if (images.length) k.images = images;
     await fs.promises.writeFile(path.join(dir, 'kustomization.yaml'), stringifyYaml(k, { lineWidth: 0 }));
-    const run = await runProcess(cmd.value.bin, [...cmd.value.prefix, dir], { cwd: tmp, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal, env: opts.env });
+    const problems = kustomizeConfinement(stagedTree(dir), '');
+    if (problems.length) return fail('invalid', `${label}: spec.postRenderers[${i}].kustomize would read outside the rendered chart:\n${describeConfinement(problems)}`);
+    const run = await runProcess(cmd.value.bin, [...cmd.value.prefix, '--', dir], { cwd: tmp, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal, env: opts.env });
     if (!run.ok) return { ok: false, error: { ...run.error, message: `${label}: spec.postRenderers[${i}].kustomize failed: ${run.error.message}` } };
     current = run.value.stdout;
   }

@@ -10,11 +10,12 @@ import { asRecord, asString } from '../core/model/objects';
 import { joinVirtual, type SourceView } from '../core/model/view';
 import { fluxKustomization, generatedResources, kustomizationFileOf } from '../core/render/generator';
 import { missingInputs } from '../core/render/inputs';
+import { describeConfinement, kustomizeConfinement } from '../core/render/confine';
 import { maskSops, MASK, restoreMasks } from '../core/render/mask';
 import { postBuildVariables, setCommonMetadata, setOwnerLabels, substituteObjectText } from '../core/render/postbuild';
 import { fail, ok, type Errorable } from './errors';
 import { resolveKustomize, runProcess } from './exec';
-import { makeTempDir, removeDir, stageView } from './stage';
+import { LinkGuard, makeTempDir, removeDir, stagedTree, stageView } from './stage';
 import type { RenderedObject, RenderOptions, RenderResult } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -58,9 +59,6 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
   if (!inputs.ok) return inputs;
   const view = inputs.value;
   const label = ksLabel(ks);
-  const cmd = resolveKustomize({ kustomizeBin: opts.kustomizeBin, kubectlBin: opts.kubectlBin, env: opts.env });
-  if (!cmd.ok) return cmd;
-
   const ws = model.workspace;
   const spec = asRecord(ks.applied.object.body.spec) ?? {};
   const existing = kustomizationFileOf(view, ks.path);
@@ -91,8 +89,9 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
   const tmp = await makeTempDir('ks');
   try {
     const root = path.join(tmp, 'source');
+    const links = new LinkGuard(ws.root);
     try {
-      await stageView(ws, view, root, syntheticFiles(model), opts.signal);
+      await stageView(ws, view, root, syntheticFiles(model), links, opts.signal);
     } catch (err) {
       if (opts.signal?.aborted) return fail('cancelled', `${label}: render cancelled`);
       return fail('build-failed', `${label}: could not stage the source in ${tmp}: ${(err as Error).message}`);
@@ -100,7 +99,15 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
     const dir = ks.path ? path.join(root, ks.path) : root;
     await fs.promises.writeFile(path.join(dir, generated.fileName), stringifyYaml(generated.config, { lineWidth: 0 }));
 
-    const run = await runProcess(cmd.value.bin, [...cmd.value.prefix, '--load-restrictor', 'LoadRestrictionsNone', dir], {
+    // kustomize runs with LoadRestrictionsNone (Flux lets a kustomization read `../base` inside the
+    // artifact), so every file it will read is checked to lie inside the staged copy first.
+    const problems = kustomizeConfinement(stagedTree(root), ks.path);
+    if (problems.length) {
+      return fail('invalid', `${label}: the build would read outside the source artifact or run something, which kustomize-controller refuses:\n${describeConfinement(problems)}`);
+    }
+    const cmd = resolveKustomize({ kustomizeBin: opts.kustomizeBin, kubectlBin: opts.kubectlBin, env: opts.env });
+    if (!cmd.ok) return cmd;
+    const run = await runProcess(cmd.value.bin, [...cmd.value.prefix, '--load-restrictor=LoadRestrictionsNone', '--', dir], {
       cwd: tmp,
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       signal: opts.signal,
@@ -108,9 +115,12 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
     });
     if (!run.ok) {
       const msg = run.error.message.split(tmp + '/source/').join('').split(tmp + '/source').join('.');
-      return { ok: false, error: { ...run.error, message: `${label}: ${msg}` } };
+      const note = links.warnings().map((w) => `\n${w}`).join('');
+      return { ok: false, error: { ...run.error, message: `${label}: ${msg}${note}` } };
     }
-    return postBuild(model, ks, view, run.value.stdout, opts, !userOrigins);
+    const built = postBuild(model, ks, view, run.value.stdout, opts, !userOrigins);
+    if (built.ok) built.value.warnings.unshift(...links.warnings());
+    return built;
   } finally {
     await removeDir(tmp);
   }
@@ -118,11 +128,12 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
 
 /**
  * Files whose objects the model inferred (a placeholder gotk-sync.yaml): staged with the inferred
- * objects, so the render shows what the bootstrapped cluster applies.
+ * objects, so the render shows what the bootstrapped cluster applies. Objects a FluxInstance or a
+ * ResourceSet generates (they have an origin) live in the cluster only: their files stay as written.
  */
 export function syntheticFiles(model: RepoModel): Map<string, string> {
   const out = new Map<string, string>();
-  for (const o of model.allObjects) if (o.synthetic) out.set(o.doc.file.path, o.doc.file.text);
+  for (const o of model.allObjects) if (o.synthetic && !o.origin) out.set(o.doc.file.path, o.doc.file.text);
   return out;
 }
 

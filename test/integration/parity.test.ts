@@ -13,7 +13,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../src/cli/main';
 import { formatObjects } from '../../src/cli/commands/build';
-import { openWorkspace } from '../../src/cli/workspace';
+import { Repo } from '../../src/core/repo';
+import { diskBuildOptions } from '../../src/engine/node';
+import { diskHost } from '../../src/node/fsHost';
 import { renderKustomization } from '../../src/render/index';
 import { defaultWorkDir, entryId, prepareClone, runCorpus, summarize, type Entry } from '../parity/harness';
 import { corpusDirs, formatCauses, formatTable, resolveTools } from '../parity/report';
@@ -37,24 +39,25 @@ const FLOORS: Record<string, Floor> = {
   'flux2-kustomize-helm-example': { placed: 8, bothBuild: 8, identical: 8, unplaced: 0 },
   'flux2-monitoring-example': { placed: 3, bothBuild: 2, identical: 2, unplaced: 0 },
   'flux2-hub-spoke-example': { placed: 9, bothBuild: 9, identical: 9, unplaced: 0 },
-  'flux2-multi-tenancy': { placed: 0, bothBuild: 0, identical: 0, unplaced: 10 },
-  'controlplaneio-fluxcd-d2-fleet': { placed: 3, bothBuild: 0, identical: 0, unplaced: 0 },
-  'billimek-k8s-gitops': { placed: 2, bothBuild: 2, identical: 2, unplaced: 0 },
+  'flux2-multi-tenancy': { placed: 12, bothBuild: 8, identical: 8, unplaced: 0 },
+  'controlplaneio-fluxcd-d2-fleet': { placed: 27, bothBuild: 7, identical: 7, unplaced: 0 },
+  'billimek-k8s-gitops': { placed: 3, bothBuild: 3, identical: 3, unplaced: 0 },
   'allenporter-k8s-gitops': { placed: 16, bothBuild: 14, identical: 14, unplaced: 0 },
   'bjw-s-labs-home-ops': {
-    placed: 8,
-    bothBuild: 7,
-    identical: 4,
+    placed: 9,
+    bothBuild: 8,
+    identical: 5,
     unplaced: 0,
     only: [
-      'cluster-apps/flux-system/cluster-apps',
-      'cluster-apps/ai/litellm',
-      'cluster-apps/ai/litellm-operator',
-      'cluster-apps/kube-system/cilium',
-      'cluster-apps/kube-system/cilium-config',
-      'cluster-apps/observability/grafana-instance',
-      'cluster-apps/selfhosted/searxng',
-      'cluster-apps/system/reloader',
+      'cluster/flux-system/flux-system',
+      'cluster/flux-system/cluster-apps',
+      'cluster/ai/litellm',
+      'cluster/ai/litellm-operator',
+      'cluster/kube-system/cilium',
+      'cluster/kube-system/cilium-config',
+      'cluster/observability/grafana-instance',
+      'cluster/selfhosted/searxng',
+      'cluster/system/reloader',
     ],
   },
 };
@@ -92,8 +95,7 @@ test('our side of the harness is exactly what `gitops-preview build ks` prints',
   const [dir] = corpusDirs(corporaDir, ['flux2-hub-spoke-example']);
   const root = prepareClone(dir, path.join(work, 'cli-check'));
   const env = { ...process.env, KUSTOMIZE_BIN: tools.kustomize };
-  const io = { cwd: root, env, stdout: () => {}, stderr: () => {} };
-  const model = openWorkspace(root, io).engine.models()[0];
+  const model = new Repo(root, diskHost, diskBuildOptions(root)).model();
   const cluster = model.clusters.find((c) => c.kustomizations.some((k) => k.applied.name === 'apps'));
   assert.ok(cluster, `no cluster with an 'apps' Kustomization: ${model.clusters.map((c) => c.name).join(', ')}`);
   const node = cluster.kustomizations.find((k) => k.applied.name === 'apps')!;

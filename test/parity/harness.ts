@@ -21,7 +21,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify as stringifyYaml } from 'yaml';
 import { formatObjects } from '../../src/cli/commands/build';
-import { openWorkspace } from '../../src/cli/workspace';
+import { Repo } from '../../src/core/repo';
+import { diskBuildOptions } from '../../src/engine/node';
+import { diskHost } from '../../src/node/fsHost';
 import type { ClusterModel, KustomizationNode, RepoModel } from '../../src/core/model/graph';
 import type { SourceView } from '../../src/core/model/view';
 import { renderKustomization, type RenderOptions } from '../../src/render/index';
@@ -341,13 +343,12 @@ export async function runCorpus(corpusDir: string, opts: CorpusOptions): Promise
   const corpus = path.basename(corpusDir);
   fs.mkdirSync(opts.workDir, { recursive: true });
   const root = prepareClone(corpusDir, path.join(opts.workDir, 'clone'));
-  const io = { cwd: root, env: process.env, stdout: () => {}, stderr: () => {} };
-  let model = openWorkspace(root, io).engine.models()[0];
+  let model = new Repo(root, diskHost, diskBuildOptions(root)).model();
   // A placeholder gotk-sync.yaml gets the objects `flux bootstrap` would write, on disk for both sides.
-  const synthetic = model.allObjects.filter((o) => o.synthetic).map((o) => o.doc.file);
+  const synthetic = model.allObjects.filter((o) => o.synthetic && !o.origin).map((o) => o.doc.file);
   if (synthetic.length) {
     for (const f of new Set(synthetic)) fs.writeFileSync(f.path, f.text);
-    model = openWorkspace(root, io).engine.models()[0];
+    model = new Repo(root, diskHost, diskBuildOptions(root)).model();
   }
   const ctx: CorpusContext = {
     corpus,

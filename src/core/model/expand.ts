@@ -50,8 +50,18 @@ export interface Expansion {
 
 const EMPTY: Expansion = { objects: [], problems: [], remote: [], files: new Set() };
 
+/**
+ * Entries kustomize loads from elsewhere (git clone or HTTP): URLs, its `git::`/`gh:` prefixes,
+ * scp-like `user@host:repo`, well-known hosts, Azure's `_git/`, and `?ref=`/`?version=` queries.
+ */
 export function isRemoteResource(entry: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || /^(github\.com|gitlab\.com|bitbucket\.org)\//.test(entry) || entry.startsWith('git@') || entry.includes('?ref=');
+  return (
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ||
+    /^(git::|gh:|git@|github\.com[:/]|gitlab\.com\/|bitbucket\.org\/)/i.test(entry) ||
+    /^[^/\s]+@[^/\s]+:/.test(entry) ||
+    entry.includes('_git/') ||
+    /\?(ref|version)=/.test(entry)
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { PathSegment, YamlDoc } from '../yaml/document';
+import { shortenReleaseName } from '../flux/validation';
 import type { Workspace } from '../workspace/workspace';
 import type { ExpandProblem } from './expand';
 import type { FluxKind } from './kinds';
@@ -123,10 +124,9 @@ export const DEFAULT_NAMESPACE = 'default';
 
 /** helm-controller's release name: `[targetNamespace-]name`, shortened past 53 characters with a hash suffix. */
 export function helmReleaseName(name: string, targetNamespace: string | undefined, releaseName: string | undefined, hash: (s: string) => string): string {
+  // spec.releaseName is kept as written (the CRD caps it at 53): an over-long one is refused, not shortened.
   if (releaseName) return releaseName;
-  const full = targetNamespace ? `${targetNamespace}-${name}` : name;
-  if (full.length <= 53) return full;
-  return `${full.slice(0, 40)}-${hash(full).slice(0, 12)}`;
+  return shortenReleaseName(targetNamespace ? `${targetNamespace}-${name}` : name, hash);
 }
 
 export interface BuildOptions {

@@ -32,6 +32,20 @@ export function normalizeVirtual(path: string): string | undefined {
   return out.join('/');
 }
 
+/**
+ * securejoin's rule (source-controller's valuesFiles of a chart in a Git source): `..` at the root
+ * stays at the root and an absolute path starts at the root, so the result is always inside.
+ */
+export function clampVirtual(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return out.join('/');
+}
+
 export function joinVirtual(dir: string, rel: string): string | undefined {
   return normalizeVirtual(dir ? `${dir}/${rel}` : rel);
 }

@@ -9,6 +9,7 @@ import { isRemoteResource } from '../model/expand';
 import { asArray, asRecord, asString } from '../model/objects';
 import { joinVirtual, type SourceView } from '../model/view';
 import { generatedResources, kustomizationFileOf } from './generator';
+import { resolveInSource } from './confine';
 
 export interface MissingInput {
   /** The kustomization file (real path) naming the entry, or undefined for Flux's generated one. */
@@ -56,6 +57,8 @@ export function missingInputs(ws: Workspace, view: SourceView, vdir: string, com
       const rel = asString(entry);
       if (rel === undefined || isRemoteResource(rel)) return;
       const path = kind === 'file' ? generatorPath(rel) : rel;
+      // Absolute and escaping paths are the confinement check's to refuse, with its own reason.
+      if ('reason' in resolveInSource(dir, path)) return;
       const vp = joinVirtual(dir, path);
       if (!exists(vp)) {
         out.push({ file: kfile.real, field, entry: rel, reason: `'${path}' is not in the source` });
