@@ -7,7 +7,7 @@ const watch = process.argv.includes('--watch');
 
 async function main() {
   const ctx = await esbuild.context({
-    entryPoints: { extension: 'src/extension/extension.ts', cli: 'src/cli/main.ts' },
+    entryPoints: { extension: 'src/extension/extension.ts', cli: 'src/cli/main.ts', 'wasm-worker': 'src/engine/wasm/worker.ts' },
     bundle: true,
     format: 'cjs',
     platform: 'node',
