@@ -180,7 +180,7 @@ export class WasmModule {
             } else if (msg.type === 'trap') finish({ ok: false, kind: 'crashed', message: `${label} crashed and will be restarted: ${msg.message}` }, true);
             else finish({ ok: false, kind: 'crashed', message: `${label} stopped unexpectedly and will be restarted` }, true);
           };
-          live.worker.postMessage({ type: 'call', request }, [request.buffer]);
+          live.worker.postMessage({ type: 'call', request }, [request.buffer as ArrayBuffer]);
         },
         (err: Error) => finish({ ok: false, kind: 'crashed', message: `${label} could not start: ${err.message}` }, true),
       );
