@@ -1,9 +1,8 @@
 /**
- * kustomize-controller's build of one Flux Kustomization, locally: stage the source artifact,
- * write Flux's kustomization at spec.path, `kustomize build`, then the post-build layer.
+ * kustomize-controller's build of one Flux Kustomization, locally: the source artifact's files as
+ * an in-memory file set, Flux's kustomization written at spec.path, kustomize's own build compiled
+ * to WebAssembly (no process, no host file system), then the post-build layer.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { KustomizationNode, RepoModel } from '../core/model/graph';
 import { asRecord, asString } from '../core/model/objects';
@@ -13,9 +12,11 @@ import { missingInputs } from '../core/render/inputs';
 import { maskSops, MASK, restoreMasks } from '../core/render/mask';
 import { postBuildVariables, setCommonMetadata, setOwnerLabels, substituteObjectText } from '../core/render/postbuild';
 import { fail, ok, type Errorable } from './errors';
-import { resolveKustomize, runProcess } from './exec';
-import { makeTempDir, removeDir, stageView } from './stage';
+import { wasmModule } from '../engine/wasm/host';
+import type { MemFile } from '../engine/wasm/protocol';
+import { viewFiles } from './files';
 import type { RenderedObject, RenderOptions, RenderResult } from './types';
+import { fromWasm } from './wasm';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const ORIGIN_ANNOTATION = 'config.kubernetes.io/origin';
@@ -52,15 +53,21 @@ export function kustomizationInputsProblem(model: RepoModel, ks: KustomizationNo
   return ok(view);
 }
 
-export async function renderKustomizationImpl(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Errorable<RenderResult>> {
-  if (!opts.allowProcesses) return fail('not-allowed', 'Rendering runs kustomize, which is disabled in an untrusted workspace. Trust the workspace to render.');
+/** What kustomize builds for `ks`: the source's files with Flux's kustomization at `dir`. */
+export interface KustomizeInput {
+  files: MemFile[];
+  /** spec.path, relative to the source root ('' for the root). */
+  dir: string;
+  view: SourceView;
+  /** The kustomization asked for origin annotations itself (else they are dropped after tracking). */
+  userOrigins: boolean;
+}
+
+export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorable<KustomizeInput> {
   const inputs = kustomizationInputsProblem(model, ks);
   if (!inputs.ok) return inputs;
   const view = inputs.value;
   const label = ksLabel(ks);
-  const cmd = resolveKustomize({ kustomizeBin: opts.kustomizeBin, kubectlBin: opts.kubectlBin, env: opts.env });
-  if (!cmd.ok) return cmd;
-
   const ws = model.workspace;
   const spec = asRecord(ks.applied.object.body.spec) ?? {};
   const existing = kustomizationFileOf(view, ks.path);
@@ -88,36 +95,27 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
   const userOrigins = buildMetadata.includes('originAnnotations');
   if (!userOrigins) generated.config.buildMetadata = [...buildMetadata, 'originAnnotations'];
 
-  const tmp = await makeTempDir('ks');
-  try {
-    const root = path.join(tmp, 'source');
-    try {
-      await stageView(ws, view, root, syntheticFiles(model), opts.signal);
-    } catch (err) {
-      if (opts.signal?.aborted) return fail('cancelled', `${label}: render cancelled`);
-      return fail('build-failed', `${label}: could not stage the source in ${tmp}: ${(err as Error).message}`);
-    }
-    const dir = ks.path ? path.join(root, ks.path) : root;
-    await fs.promises.writeFile(path.join(dir, generated.fileName), stringifyYaml(generated.config, { lineWidth: 0 }));
+  const generatedPath = ks.path ? `${ks.path}/${generated.fileName}` : generated.fileName;
+  const files = viewFiles(ws, view, syntheticFiles(model)).filter((f) => f.path !== generatedPath);
+  files.push({ path: generatedPath, data: stringifyYaml(generated.config, { lineWidth: 0 }) });
+  return ok({ files, dir: ks.path, view, userOrigins });
+}
 
-    const run = await runProcess(cmd.value.bin, [...cmd.value.prefix, '--load-restrictor', 'LoadRestrictionsNone', dir], {
-      cwd: tmp,
-      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      signal: opts.signal,
-      env: opts.env,
-    });
-    if (!run.ok) {
-      const msg = run.error.message.split(tmp + '/source/').join('').split(tmp + '/source').join('.');
-      return { ok: false, error: { ...run.error, message: `${label}: ${msg}` } };
-    }
-    return postBuild(model, ks, view, run.value.stdout, opts, !userOrigins);
-  } finally {
-    await removeDir(tmp);
-  }
+export async function renderKustomizationImpl(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Errorable<RenderResult>> {
+  const input = kustomizeInput(model, ks);
+  if (!input.ok) return input;
+  const label = ksLabel(ks);
+  const result = await wasmModule('kustomize').call('kustomize', { dir: input.value.dir }, input.value.files, {
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    signal: opts.signal,
+  });
+  const built = fromWasm(result, label, 'kustomize build');
+  if (!built.ok) return built;
+  return postBuild(model, ks, input.value.view, built.value, opts, !input.value.userOrigins);
 }
 
 /**
- * Files whose objects the model inferred (a placeholder gotk-sync.yaml): staged with the inferred
+ * Files whose objects the model inferred (a placeholder gotk-sync.yaml): built with the inferred
  * objects, so the render shows what the bootstrapped cluster applies.
  */
 export function syntheticFiles(model: RepoModel): Map<string, string> {
