@@ -71,7 +71,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   const ctx: DriftRunContext = {
     model,
     client,
-    render: { allowProcesses: true, kustomizeBin: io.env.KUSTOMIZE_BIN, helmBin: io.env.HELM_BIN, env: io.env },
+    render: { allowProcesses: true, helmBin: io.env.HELM_BIN, env: io.env },
     signal: abort.signal,
     concurrency,
     onPhase: format === 'text' ? (m) => io.stderr(`◎ ${m}\n`) : undefined,
