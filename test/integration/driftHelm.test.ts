@@ -19,7 +19,7 @@ describe('HelmRelease desired vs deployed (helm template against Helm storage)',
   const repo = new Repo(FIXTURE, diskHost, { remotes: ['https://example.com/drift-fixture.git'], sha256: (s) => createHash('sha256').update(s).digest('hex') });
   const model = repo.model();
   const hr = model.clusters.flatMap((c) => c.helmReleases).find((h) => h.applied.name === 'podinfo');
-  const render = { allowProcesses: true, helmBin: process.env.HELM_BIN, kustomizeBin: process.env.KUSTOMIZE_BIN };
+  const render = { allowProcesses: true, helmBin: process.env.HELM_BIN };
 
   before(async () => {
     cluster = await getTestCluster();
