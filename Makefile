@@ -26,7 +26,10 @@ build: deps
 tools:
 	bash test/cluster/build.sh
 
-test-unit: build
+lint: deps
+	npm run lint
+
+test-unit: build lint
 	npm run test:unit
 
 test-integration: build tools
@@ -52,4 +55,4 @@ cluster-down:
 demo: package tools
 	bash scripts/demo.sh
 
-.PHONY: help deps build tools test test-unit test-integration test-e2e bench package cluster-up cluster-down demo
+.PHONY: help deps build lint tools test test-unit test-integration test-e2e bench package cluster-up cluster-down demo

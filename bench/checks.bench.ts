@@ -3,7 +3,6 @@
  * one-line edit (model rebuild + every rule), the path an editor keystroke takes after the debounce.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { checkModel } from '../src/core/checks/index';
 import { Repo } from '../src/core/repo';
 import { memoryHost } from '../src/core/workspace/host';
@@ -97,4 +96,4 @@ export async function run(): Promise<string> {
   ].join('\n');
 }
 
-if (require.main === module) run().then((s) => process.stdout.write(s));
+if (require.main === module) void run().then((s) => process.stdout.write(s));

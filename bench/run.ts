@@ -51,4 +51,4 @@ async function main() {
   if (failed) process.exitCode = 1;
 }
 
-main();
+void main();

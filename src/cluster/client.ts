@@ -170,7 +170,8 @@ export class ClusterClient {
     if (!pending) {
       pending = this.discover(group, version, opts);
       this.discovery.set(apiVersion, pending);
-      pending.then((r) => {
+      // discover() never rejects (it returns an Errorable); a failed lookup is forgotten so the next call retries.
+      void pending.then((r) => {
         if (!r.ok) this.discovery.delete(apiVersion);
       });
     }

@@ -1,7 +1,7 @@
 /**
- * Drift of one Flux object, end to end, shared by the `diff` CLI and the editor: local render
- * (src/render), live Kustomization / Helm storage from the cluster, then the core drift engine over
- * the dry-run API. Read-only towards the cluster.
+ * Drift of one Flux object, end to end, shared by the `diff` CLI and the editor: the engine's render
+ * and drift subject (plain data), live Kustomization / Helm storage from the cluster, then the core
+ * drift engine over the dry-run API. Read-only towards the cluster.
  */
 import {
   compareManifests,
@@ -19,17 +19,21 @@ import {
   type DriftTarget,
   type KubeJson,
 } from '../core/drift';
-import type { HelmReleaseNode, KustomizationNode, RepoModel } from '../core/model/graph';
 import { FLUX_TYPES } from '../core/status/fluxKinds';
-import { renderHelmRelease, renderKustomization, toManifest, type RenderOptions } from '../render';
+import { toManifest } from '../core/render/mask';
+import type { DriftSubject, Errorable, HelmRenderResult, RenderResult } from '../engine/protocol';
 import type { ClusterClient } from './client';
 import { clusterDriftApi } from './dryRun';
 import { readReleases } from './helmStorage';
 
 export interface DriftRunContext {
-  model: RepoModel;
+  /** The object as the workspace has it (from the engine). */
+  subject: DriftSubject;
+  /** The engine's render of the subject (kustomize-controller's or helm-controller's). */
+  render: (signal?: AbortSignal) => Promise<Errorable<RenderResult | HelmRenderResult>>;
+  /** The workspace's answer to "is this kind namespaced?" when discovery cannot tell. */
+  isNamespaced: (types: { apiVersion: string; kind: string }[]) => Promise<boolean[]>;
   client: ClusterClient;
-  render: RenderOptions;
   signal?: AbortSignal;
   concurrency?: number;
   onProgress?: (done: number, total: number, entry: DriftEntry) => void;
@@ -46,19 +50,15 @@ function failure<T>(kind: DriftFailureKind, message: string): DriftOutcome<T> {
   return { ok: false, error: { kind, message } };
 }
 
-export function ksTarget(ks: KustomizationNode): DriftTarget {
-  return { kind: 'Kustomization', name: ks.applied.name, namespace: ks.applied.namespace ?? 'flux-system' };
+function driftTarget(subject: DriftSubject): DriftTarget {
+  return { kind: subject.target.kind === 'HelmRelease' ? 'HelmRelease' : 'Kustomization', name: subject.target.name, namespace: subject.target.namespace };
 }
 
-export function hrTarget(hr: HelmReleaseNode): DriftTarget {
-  return { kind: 'HelmRelease', name: hr.applied.name, namespace: hr.applied.namespace ?? 'flux-system' };
-}
-
-export async function driftKustomization(ctx: DriftRunContext, ks: KustomizationNode): Promise<DriftOutcome> {
-  const target = ksTarget(ks);
+export async function driftKustomization(ctx: DriftRunContext): Promise<DriftOutcome> {
+  const target = driftTarget(ctx.subject);
   const label = `Kustomization ${target.namespace}/${target.name}`;
   ctx.onPhase?.(`Rendering ${label}…`);
-  const rendered = await renderKustomization(ctx.model, ks, { ...ctx.render, signal: ctx.signal });
+  const rendered = await ctx.render(ctx.signal);
   if (!rendered.ok) {
     return failure(rendered.error.kind === 'cancelled' ? 'cancelled' : 'render', `Cannot render ${label}: ${rendered.error.message}`);
   }
@@ -72,7 +72,7 @@ export async function driftKustomization(ctx: DriftRunContext, ks: Kustomization
     return failure('cluster', live.error.message);
   } else if (live.error.kind !== 'not-found') notes.push(`Could not read the live ${label}: ${live.error.message}`);
 
-  const local = ks.applied.object.body;
+  const local = ctx.subject.body;
   const objects: DesiredObject[] = withKustomizationMetadata(
     rendered.value.objects.map((o) => ({ object: toManifest(o) as KubeJson, ...(o.origin ? { origin: o.origin } : {}) })),
     { ...local, metadata: { ...local.metadata, name: target.name, namespace: target.namespace } },
@@ -95,13 +95,16 @@ export async function driftKustomization(ctx: DriftRunContext, ks: Kustomization
 /** isNamespaced from API discovery (cached by the client), falling back to the workspace model. */
 async function namespacedLookup(ctx: DriftRunContext, objects: KubeJson[]): Promise<(apiVersion: string, kind: string) => boolean> {
   const known = new Map<string, boolean>();
+  const unknown: { apiVersion: string; kind: string }[] = [];
   for (const o of objects) {
     const key = `${o.apiVersion}/${o.kind}`;
-    if (known.has(key)) continue;
+    if (known.has(key) || unknown.some((u) => `${u.apiVersion}/${u.kind}` === key)) continue;
     const t = await ctx.client.resourceFor(String(o.apiVersion), String(o.kind), { signal: ctx.signal });
-    known.set(key, t.ok ? t.value.namespaced : ctx.model.isNamespaced(String(o.kind), String(o.apiVersion)));
+    if (t.ok) known.set(key, t.value.namespaced);
+    else unknown.push({ apiVersion: String(o.apiVersion), kind: String(o.kind) });
   }
-  return (apiVersion, kind) => known.get(`${apiVersion}/${kind}`) ?? ctx.model.isNamespaced(kind, apiVersion);
+  if (unknown.length) (await ctx.isNamespaced(unknown)).forEach((v, i) => known.set(`${unknown[i].apiVersion}/${unknown[i].kind}`, v));
+  return (apiVersion, kind) => known.get(`${apiVersion}/${kind}`) ?? true;
 }
 
 interface DeployedRelease {
@@ -110,13 +113,14 @@ interface DeployedRelease {
   release: { name: string; namespace: string; version: number };
 }
 
-async function deployedRelease(ctx: DriftRunContext, hr: HelmReleaseNode): Promise<DriftOutcome<DeployedRelease>> {
-  const label = `release ${hr.storageNamespace}/${hr.releaseName}`;
+async function deployedRelease(ctx: DriftRunContext): Promise<DriftOutcome<DeployedRelease>> {
+  const { storageNamespace, releaseName, targetNamespace } = helmFields(ctx.subject);
+  const label = `release ${storageNamespace}/${releaseName}`;
   ctx.onPhase?.(`Reading Helm storage of ${label}…`);
-  const stored = await readReleases(ctx.client, hr.storageNamespace, hr.releaseName, { signal: ctx.signal });
+  const stored = await readReleases(ctx.client, storageNamespace, releaseName, { signal: ctx.signal });
   if (!stored.ok) {
     if (stored.error.kind === 'cancelled') return failure('cancelled', 'Cancelled');
-    return failure('cluster', `Cannot read Helm storage (Secrets in ${hr.storageNamespace}): ${stored.error.message}`);
+    return failure('cluster', `Cannot read Helm storage (Secrets in ${storageNamespace}): ${stored.error.message}`);
   }
   const notes = [...stored.value.problems];
   const { deployed, latest } = pickDeployed(stored.value.records);
@@ -134,15 +138,15 @@ async function deployedRelease(ctx: DriftRunContext, hr: HelmReleaseNode): Promi
     return failure('cluster', `The manifest of ${label} v${deployed.version} is not valid YAML: ${(e as Error).message}`);
   }
   const isNamespaced = await namespacedLookup(ctx, raw);
-  const release = { name: deployed.name, namespace: deployed.namespace || hr.targetNamespace, version: deployed.version };
+  const release = { name: deployed.name, namespace: deployed.namespace || targetNamespace, version: deployed.version };
   return { ok: true, value: { objects: raw.map((o) => prepareHelmObject(o, release, isNamespaced)), notes, release } };
 }
 
 /** helm-controller's drift detection: the deployed release's objects, dry-run applied as helm-controller. */
-export async function driftHelmRelease(ctx: DriftRunContext, hr: HelmReleaseNode): Promise<DriftOutcome> {
-  const deployed = await deployedRelease(ctx, hr);
+export async function driftHelmRelease(ctx: DriftRunContext): Promise<DriftOutcome> {
+  const deployed = await deployedRelease(ctx);
   if (!deployed.ok) return deployed;
-  const body = hr.applied.object.body;
+  const body = ctx.subject.body;
   const notes = [`Deployed revision v${deployed.value.release.version} of release ${deployed.value.release.namespace}/${deployed.value.release.name}.`, ...deployed.value.notes];
   const mode = body?.spec?.driftDetection?.mode;
   if (mode !== 'enabled' && mode !== 'warn') {
@@ -151,7 +155,7 @@ export async function driftHelmRelease(ctx: DriftRunContext, hr: HelmReleaseNode
   ctx.onPhase?.(`Dry-run of ${deployed.value.objects.length} objects…`);
   const report = await runDrift(clusterDriftApi(ctx.client), deployed.value.objects.map((object) => ({ object })), {
     mode: 'helm-live',
-    target: hrTarget(hr),
+    target: driftTarget(ctx.subject),
     concurrency: ctx.concurrency,
     signal: ctx.signal,
     ignore: helmIgnoreRules(body),
@@ -161,19 +165,29 @@ export async function driftHelmRelease(ctx: DriftRunContext, hr: HelmReleaseNode
 }
 
 /** "Desired vs deployed": the local `helm template` against the stored manifest (no dry-run). */
-export async function helmDesiredVsDeployed(ctx: DriftRunContext, hr: HelmReleaseNode): Promise<DriftOutcome> {
-  const deployed = await deployedRelease(ctx, hr);
+export async function helmDesiredVsDeployed(ctx: DriftRunContext): Promise<DriftOutcome> {
+  const deployed = await deployedRelease(ctx);
   if (!deployed.ok) return deployed;
-  const target = hrTarget(hr);
+  const target = driftTarget(ctx.subject);
   ctx.onPhase?.(`Rendering HelmRelease ${target.namespace}/${target.name}…`);
-  const rendered = await renderHelmRelease(ctx.model, hr, { ...ctx.render, signal: ctx.signal });
-  if (!rendered.ok) {
-    return failure(rendered.error.kind === 'cancelled' ? 'cancelled' : 'render', `Cannot render HelmRelease ${target.namespace}/${target.name}: ${rendered.error.message}`);
+  const result = await ctx.render(ctx.signal);
+  if (!result.ok) {
+    return failure(result.error.kind === 'cancelled' ? 'cancelled' : 'render', `Cannot render HelmRelease ${target.namespace}/${target.name}: ${result.error.message}`);
   }
+  if (!('releaseName' in result.value)) return failure('render', `HelmRelease ${target.namespace}/${target.name} did not render as a Helm release`);
+  const rendered = { ok: true as const, value: result.value };
   const desiredRaw = rendered.value.objects.map((o) => toManifest(o) as KubeJson);
   const isNamespaced = await namespacedLookup(ctx, desiredRaw);
   const release = { name: rendered.value.releaseName, namespace: rendered.value.namespace };
   const desired = desiredRaw.map((o) => prepareHelmObject(o, release, isNamespaced));
   const notes = [...deployed.value.notes, ...rendered.value.warnings];
   return { ok: true, value: compareManifests(deployed.value.objects, desired, target, notes) };
+}
+
+function helmFields(subject: DriftSubject): { storageNamespace: string; releaseName: string; targetNamespace: string } {
+  return {
+    storageNamespace: subject.storageNamespace ?? subject.target.namespace,
+    releaseName: subject.releaseName ?? subject.target.name,
+    targetNamespace: subject.targetNamespace ?? subject.target.namespace,
+  };
 }

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { RepoService } from './repoService';
+import { EngineService } from './engineService';
 import { registerTree } from './tree/registerTree';
 import { registerNavigation } from './navigation/registerNavigation';
 import { registerCluster } from './status';
+import { ClusterConnection } from './status/connection';
 import { registerDiagnostics } from './diagnostics/index';
 import { registerDrift } from './drift';
 
@@ -11,7 +12,9 @@ import { registerDrift } from './drift';
  * `register…(context, services)` function listed in FEATURES below.
  */
 export interface Services {
-  repo: RepoService;
+  engine: EngineService;
+  /** The one kube context of the window: live status, drift and reconcile all use it. */
+  connection: ClusterConnection;
   output: vscode.OutputChannel;
 }
 
@@ -21,13 +24,13 @@ type Feature = (context: vscode.ExtensionContext, services: Services) => void;
 const FEATURES: Feature[] = [registerTree, registerNavigation, registerCluster, registerDiagnostics, registerDrift];
 
 export function activate(context: vscode.ExtensionContext): void {
-  const folder = vscode.workspace.workspaceFolders?.[0];
   const output = vscode.window.createOutputChannel('GitOps Preview');
   context.subscriptions.push(output);
-  if (!folder || folder.uri.scheme !== 'file') return;
-  const repo = new RepoService(folder.uri.fsPath.split('\\').join('/'));
-  context.subscriptions.push(repo);
-  const services: Services = { repo, output };
+  if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) return;
+  const engine = new EngineService(context.asAbsolutePath('dist/engineWorker.js'), output);
+  const connection = new ClusterConnection(context.workspaceState, output);
+  context.subscriptions.push(engine, connection);
+  const services: Services = { engine, connection, output };
   for (const feature of FEATURES) feature(context, services);
 }
 

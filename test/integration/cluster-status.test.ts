@@ -10,7 +10,7 @@ import { getTestCluster, kubeRequest, readAuditLog, type AuditEvent, type TestCl
 import type { ClusterClient } from '../../src/cluster/client';
 import { FluxStatusWatcher } from '../../src/cluster/watch';
 import { FLUX_TYPES, fluxType } from '../../src/core/status/fluxKinds';
-import { liveLookup } from '../../src/cluster/liveLookup';
+import { liveLookup } from '../../src/engine/live';
 import { Repo } from '../../src/core/repo';
 import type { RepoModel } from '../../src/core/model/graph';
 import { memoryHost } from '../../src/core/workspace/host';
@@ -117,7 +117,7 @@ describe('live status watcher', () => {
     try {
       assert.equal(await watcher.whenSynced(30_000), undefined);
       const model = workspaceModel(ns, [...names, { kind: 'Kustomization', name: 'workspace-only' }]);
-      const live = liveLookup(watcher, () => model);
+      const live = liveLookup(watcher, () => [model]);
       const afterSync = requests.length;
 
       const seen = new Map<string, string>();

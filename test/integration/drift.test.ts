@@ -5,13 +5,14 @@ import assert from 'node:assert/strict';
 import { setMaxListeners } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { clusterDriftApi } from '../../src/cluster/dryRun';
-import { driftHelmRelease } from '../../src/cluster/driftRun';
+import type { ClusterClient } from '../../src/cluster/client';
+import { driftHelmRelease, type DriftRunContext } from '../../src/cluster/driftRun';
 import { readReleases } from '../../src/cluster/helmStorage';
 import { counts, manifestObjects, compareManifests, reportJson, reportText, runDrift, type DesiredObject, type DriftReport, type KubeJson } from '../../src/core/drift';
-import { Repo } from '../../src/core/repo';
+import { Engine } from '../../src/engine/engine';
 import { memoryHost } from '../../src/core/workspace/host';
 import { getTestCluster, readAuditLog, type TestCluster } from '../cluster/harness';
-import { DRIFT_UA, applyAs, driftClient, editAs, ensureNamespace, writeHelmRelease, writeStatus } from './driftSupport';
+import { DRIFT_UA, applyAs, driftClient, editAs, engineDriftContext, ensureNamespace, writeHelmRelease, writeStatus } from './driftSupport';
 
 const NS = `drift-it-${process.pid}`;
 const FLUX_NS = `drift-it-flux-${process.pid}`;
@@ -254,14 +255,14 @@ describe('drift against the test cluster', () => {
         },
       }),
     });
-    const hrNode = (ignore?: unknown) => {
+    const hrContext = async (client: ClusterClient, ignore?: unknown): Promise<DriftRunContext> => {
       const root = '/repo';
-      const model = new Repo(root, memoryHost(root, repoFiles(ignore)), { remotes: ['https://example.com/repo.git'] }).model();
-      const hr = model.clusters.flatMap((c) => c.helmReleases).find((h) => h.applied.name === release);
-      assert.ok(hr, 'the model has the HelmRelease');
-      assert.equal(hr.releaseName, release);
-      assert.equal(hr.storageNamespace, HELM_NS);
-      return { model, hr };
+      const engine = new Engine({ host: memoryHost(root, repoFiles(ignore)), buildOptions: () => ({ remotes: ['https://example.com/repo.git'] }), debounceMs: 0 });
+      engine.open([root]);
+      const ctx = await engineDriftContext(engine, { kind: 'HelmRelease', name: release }, client, { allowProcesses: false });
+      assert.equal(ctx.subject.releaseName, release);
+      assert.equal(ctx.subject.storageNamespace, HELM_NS);
+      return ctx;
     };
 
     before(async () => {
@@ -274,9 +275,8 @@ describe('drift against the test cluster', () => {
     });
 
     test('live mode: deployed release from Helm storage, dry-run as helm-controller', async () => {
-      const { model, hr } = hrNode();
       const client = driftClient(cluster.kubeconfig);
-      const res = await driftHelmRelease({ model, client, render: { allowProcesses: false } }, hr);
+      const res = await driftHelmRelease(await hrContext(client));
       assert.ok(res.ok, res.ok ? '' : res.error.message);
       assert.deepEqual(verdicts(res.value), {
         [`ConfigMap/${HELM_NS}/podinfo-config`]: 'unchanged',
@@ -288,7 +288,7 @@ describe('drift against the test cluster', () => {
       assert.deepEqual(dep.changes, [{ path: ['spec', 'replicas'], op: 'replace', live: 5, desired: 2 }]);
       assert.ok(res.value.notes.some((n) => /revision v2/.test(n)), res.value.notes.join('\n'));
 
-      const ignored = await driftHelmRelease({ model: hrNode([{ paths: ['/spec/replicas'], target: { kind: 'Deployment' } }]).model, client, render: { allowProcesses: false } }, hrNode([{ paths: ['/spec/replicas'], target: { kind: 'Deployment' } }]).hr);
+      const ignored = await driftHelmRelease(await hrContext(client, [{ paths: ['/spec/replicas'], target: { kind: 'Deployment' } }]));
       assert.ok(ignored.ok);
       assert.equal(verdicts(ignored.value)[`Deployment/${HELM_NS}/podinfo`], 'unchanged', 'spec.driftDetection.ignore honoured');
     });
@@ -311,9 +311,8 @@ describe('drift against the test cluster', () => {
     });
 
     test('no deployed release: a clear error', async () => {
-      const { model, hr } = hrNode();
-      const other = { ...hr, releaseName: 'never-installed' };
-      const res = await driftHelmRelease({ model, client: driftClient(cluster.kubeconfig), render: { allowProcesses: false } }, other);
+      const ctx = await hrContext(driftClient(cluster.kubeconfig));
+      const res = await driftHelmRelease({ ...ctx, subject: { ...ctx.subject, releaseName: 'never-installed' } });
       assert.equal(res.ok, false);
       assert.match(!res.ok ? res.error.message : '', /No deployed Helm release .*never-installed: no sh.helm.release.v1 Secret was found/);
     });

@@ -10,7 +10,8 @@ import { diskHost } from '../../src/node/fsHost';
 import { renderHelmRelease, toManifest } from '../../src/render';
 import { stringify } from 'yaml';
 import { getTestCluster, repoRoot, type TestCluster } from '../cluster/harness';
-import { driftClient, ensureNamespace, writeHelmRelease } from './driftSupport';
+import { Engine } from '../../src/engine/engine';
+import { driftClient, engineDriftContext, ensureNamespace, writeHelmRelease } from './driftSupport';
 
 const FIXTURE = path.join(repoRoot, 'test/fixtures/drift/helm-repo');
 
@@ -33,8 +34,13 @@ describe('HelmRelease desired vs deployed (helm template against Helm storage)',
     await writeHelmRelease(cluster, { name: 'podinfo', namespace: 'drift-helm', storageNamespace: 'drift-helm', version: 4, status: 'deployed', manifest });
   });
 
+  const engine = new Engine({ host: diskHost, buildOptions: () => ({ remotes: ['https://example.com/drift-fixture.git'], sha256: (s) => createHash('sha256').update(s).digest('hex') }), debounceMs: 0 });
+  engine.open([FIXTURE]);
+  const context = (render: { allowProcesses: boolean; helmBin?: string }) =>
+    engineDriftContext(engine, { kind: 'HelmRelease', name: 'podinfo' }, driftClient(cluster.kubeconfig), render);
+
   test('the values change (color) shows before the push; the rest is unchanged', async () => {
-    const res = await helmDesiredVsDeployed({ model, client: driftClient(cluster.kubeconfig), render }, hr!);
+    const res = await helmDesiredVsDeployed(await context(render));
     assert.ok(res.ok, res.ok ? '' : res.error.message);
     const v = Object.fromEntries(res.value.entries.map((e) => [e.subject, e.verdict]));
     assert.deepEqual(v, { 'ConfigMap/drift-helm/podinfo-config': 'drifted', 'Deployment/drift-helm/podinfo': 'unchanged' });
@@ -44,7 +50,7 @@ describe('HelmRelease desired vs deployed (helm template against Helm storage)',
   });
 
   test('untrusted (no processes): a clear render error, no crash', async () => {
-    const res = await helmDesiredVsDeployed({ model, client: driftClient(cluster.kubeconfig), render: { allowProcesses: false } }, hr!);
+    const res = await helmDesiredVsDeployed(await context({ allowProcesses: false }));
     assert.equal(res.ok, false);
     assert.equal(!res.ok && res.error.kind, 'render');
     assert.match(!res.ok ? res.error.message : '', /Cannot render HelmRelease drift-helm\/podinfo/);

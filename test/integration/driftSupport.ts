@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { ClusterClient } from '../../src/cluster/client';
 import { loadKubeConfig } from '../../src/cluster/kubeconfig';
 import { encodeRelease } from '../../src/cluster/helmStorage';
+import type { DriftRunContext } from '../../src/cluster/driftRun';
+import type { Engine } from '../../src/engine/engine';
+import type { RenderParams } from '../../src/engine/protocol';
 import { kubeRequest, type TestCluster } from '../cluster/harness';
 
 /** Every request our code sends in these tests carries this User-Agent (the audit log check keys on it). */
@@ -97,4 +100,23 @@ export async function writeHelmRelease(
     },
     'helm',
   );
+}
+
+/** A drift run context over an in-process engine: the editor's and the CLI's path, minus the worker. */
+export async function engineDriftContext(
+  engine: Engine,
+  query: { kind: string; name: string },
+  client: ClusterClient,
+  render: Omit<RenderParams, 'target'>,
+): Promise<DriftRunContext> {
+  const [target] = await engine.request('targets', query);
+  assert.ok(target, `the engine has ${query.kind} ${query.name}`);
+  const subject = await engine.request('driftSubject', { target });
+  assert.ok(subject);
+  return {
+    subject,
+    client,
+    render: (signal) => engine.request('render', { ...render, target }, signal),
+    isNamespaced: (types) => engine.request('isNamespaced', { root: target.root, types }),
+  };
 }

@@ -120,6 +120,9 @@ describe('reconcile actions', () => {
     assert.ok(r.ok);
     assert.equal(r.value.outcome, 'cancelled');
     assert.equal(exitCodeOf('reconcile', r), 1);
+    // Several poll intervals later, the API server's audit log still holds the one requestedAt patch.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(await patchesTo(name), [{ metadata: { annotations: { [REQUESTED_AT]: r.value.token } } }]);
   });
 
   test('a suspended object says so and is not annotated', async () => {

@@ -206,7 +206,13 @@ async function checkKustomization(model: RepoModel, ks: KustomizationNode): Prom
   return problems;
 }
 
-for (const corpus of fs.existsSync(corporaDir) ? fs.readdirSync(corporaDir).sort() : []) {
+test('the shared corpora are present (the corpus render tests below must not vanish silently)', () => {
+  assert.ok(fs.existsSync(corporaDir), `${corporaDir} is missing: CI puts ../shared beside the clone`);
+  assert.ok(fs.readdirSync(corporaDir).length > 0, `${corporaDir} is empty`);
+});
+
+// Listed without a guard: a missing folder throws here, which fails the file instead of skipping it.
+for (const corpus of fs.readdirSync(corporaDir).sort()) {
   test(`corpus ${corpus}: every Kustomization with all inputs in the repo renders with Flux's layer`, async (t) => {
     const model = open(path.join(corporaDir, corpus));
     let built = 0;

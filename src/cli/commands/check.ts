@@ -1,7 +1,8 @@
-import { checkModel, RULE_DESCRIPTIONS, RULES, type Diagnostic, type RuleId } from '../../core/checks/index';
+import { RULE_DESCRIPTIONS, RULES, type RuleId } from '../../core/checks/types';
 import { relativePath } from '../../core/tree/treeData';
+import type { EngineDiagnostic } from '../../engine/protocol';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
-import { openRepo } from './tree';
+import { openWorkspace } from '../workspace';
 
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 type Format = (typeof FORMATS)[number];
@@ -9,7 +10,7 @@ type Format = (typeof FORMATS)[number];
 /** A diagnostic as the CLI contract shows it: path relative to DIR, 1-based line and column. */
 export interface CliDiagnostic {
   rule: RuleId;
-  severity: Diagnostic['severity'];
+  severity: EngineDiagnostic['severity'];
   file: string;
   line: number;
   column: number;
@@ -24,19 +25,18 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
   const format = (flags.format as string | undefined) ?? 'text';
   if (!FORMATS.includes(format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not '${format}'`);
   if (positionals.length > 1) throw new UsageError('expects at most one DIR');
-  const repo = openRepo(positionals[0], io);
-  const result = checkModel(repo.model());
+  const { engine, root } = openWorkspace(positionals[0], io);
+  const result = await engine.request('check', { root });
   for (const f of result.failures) io.stderr(`gitops-preview check: internal error in ${f.rules} rules: ${f.message}\n`);
-  const root = repo.workspace.root;
   const diagnostics = result.diagnostics.map((d) => toCli(root, d));
   io.stdout(render(format as Format, diagnostics));
   if (result.failures.length) return EXIT_USAGE;
   return diagnostics.some((d) => d.severity === 'error') ? EXIT_FINDINGS : EXIT_OK;
 }
 
-function toCli(root: string, d: Diagnostic): CliDiagnostic {
+export function toCli(root: string, d: EngineDiagnostic): CliDiagnostic {
   return {
-    rule: d.rule,
+    rule: d.rule as RuleId,
     severity: d.severity,
     file: relativePath(root, d.file),
     line: d.range.start.line + 1,

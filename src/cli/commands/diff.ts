@@ -2,30 +2,14 @@ import { ClusterClient } from '../../cluster/client';
 import { driftHelmRelease, driftKustomization, helmDesiredVsDeployed, type DriftOutcome, type DriftRunContext } from '../../cluster/driftRun';
 import { loadKubeConfig } from '../../cluster/kubeconfig';
 import { counts, hasDrift, reportJson, reportText, type DriftReport } from '../../core/drift';
-import type { HelmReleaseNode, KustomizationNode, RepoModel } from '../../core/model/graph';
+import { targetKind } from '../../engine/targets';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
-import { openRepo, reportParseErrors } from './tree';
+import { openWorkspace, reportParseErrors } from '../workspace';
+import { pickTarget } from './build';
 
 const USAGE =
   'diff ks|hr NAME [-n NS] [DIR] [--context CTX] [--kubeconfig FILE] [--format text|json] [--cluster NAME] [--concurrency N] [--mode live|desired|both]';
 export const DIFF_SUMMARY = 'diff ks|hr NAME [-n NS] [DIR] [...]   drift preview by server-side dry-run (0 none, 1 drift, 2 error)';
-
-/** Finds the Kustomization/HelmRelease NAME in NS; several clusters may apply it (then --cluster picks). */
-function findNode<T extends KustomizationNode | HelmReleaseNode>(model: RepoModel, kind: T['kind'], name: string, namespace: string, cluster?: string): T {
-  const matches: Array<{ cluster: string; node: T }> = [];
-  for (const c of model.clusters) {
-    if (cluster && c.name !== cluster) continue;
-    const list = (kind === 'Kustomization' ? c.kustomizations : c.helmReleases) as T[];
-    for (const n of list) if (n.applied.name === name && (n.applied.namespace ?? 'flux-system') === namespace && !n.applied.object.synthetic) matches.push({ cluster: c.name, node: n });
-  }
-  if (matches.length === 0) {
-    const where = cluster ? ` in cluster '${cluster}'` : '';
-    throw new UsageError(`no ${kind} ${namespace}/${name} applied by any cluster root in the workspace${where} (clusters: ${model.clusters.map((c) => c.name).join(', ') || 'none'})`);
-  }
-  const clusters = [...new Set(matches.map((m) => m.cluster))];
-  if (clusters.length > 1) throw new UsageError(`${kind} ${namespace}/${name} is applied in clusters ${clusters.join(', ')}: choose one with --cluster`);
-  return matches[0].node;
-}
 
 export async function runDiff(args: string[], io: CliIO): Promise<number> {
   const { flags, positionals } = parseArgs(args, {
@@ -39,7 +23,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length < 2 || positionals.length > 3) throw new UsageError(`usage: gitops-preview ${USAGE}`);
   const [alias, name, dir] = positionals;
-  const kind = /^(ks|kustomization|kustomizations)$/i.test(alias) ? 'Kustomization' : /^(hr|helmrelease|helmreleases)$/i.test(alias) ? 'HelmRelease' : undefined;
+  const kind = targetKind(alias);
   if (!kind) throw new UsageError(`unknown kind '${alias}' (use ks or hr)`);
   const format = (flags.format as string | undefined) ?? 'text';
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not '${format}'`);
@@ -52,12 +36,11 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   }
   const namespace = (flags.namespace as string | undefined) ?? 'flux-system';
 
-  const repo = openRepo(dir, io);
-  reportParseErrors(repo, io);
-  const model = repo.model();
-  const node = kind === 'Kustomization'
-    ? findNode<KustomizationNode>(model, 'Kustomization', name, namespace, flags.cluster as string | undefined)
-    : findNode<HelmReleaseNode>(model, 'HelmRelease', name, namespace, flags.cluster as string | undefined);
+  const { engine, root } = openWorkspace(dir, io);
+  await reportParseErrors(engine, root, io);
+  const target = await pickTarget(engine, root, kind, name, namespace, flags.cluster as string | undefined, { includeInferred: false });
+  const subject = await engine.request('driftSubject', { target });
+  if (!subject) throw new UsageError(`${kind} ${namespace}/${name} is not in the workspace`);
 
   const loaded = loadKubeConfig({ kubeconfigPath: flags.kubeconfig as string | undefined, context: flags.context as string | undefined, env: io.env, allowExec: true });
   if (!loaded.ok) {
@@ -69,9 +52,10 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   const ctx: DriftRunContext = {
-    model,
+    subject,
     client,
-    render: { allowProcesses: true, helmBin: io.env.HELM_BIN, env: io.env },
+    render: (signal) => engine.request('render', { target, allowProcesses: true, helmBin: io.env.HELM_BIN, env: io.env }, signal),
+    isNamespaced: (types) => engine.request('isNamespaced', { root, types }),
     signal: abort.signal,
     concurrency,
     onPhase: format === 'text' ? (m) => io.stderr(`◎ ${m}\n`) : undefined,
@@ -79,10 +63,10 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
 
   const outcomes: Array<{ title?: string; outcome: DriftOutcome }> = [];
   try {
-    if (node.kind === 'Kustomization') outcomes.push({ outcome: await driftKustomization(ctx, node) });
+    if (kind === 'Kustomization') outcomes.push({ outcome: await driftKustomization(ctx) });
     else {
-      if (mode !== 'desired') outcomes.push({ title: 'live drift (helm-controller drift detection)', outcome: await driftHelmRelease(ctx, node) });
-      if (mode !== 'live') outcomes.push({ title: 'desired vs deployed (local render against the release in Helm storage)', outcome: await helmDesiredVsDeployed(ctx, node) });
+      if (mode !== 'desired') outcomes.push({ title: 'live drift (helm-controller drift detection)', outcome: await driftHelmRelease(ctx) });
+      if (mode !== 'live') outcomes.push({ title: 'desired vs deployed (local render against the release in Helm storage)', outcome: await helmDesiredVsDeployed(ctx) });
     }
   } finally {
     process.removeListener('SIGINT', onSigint);

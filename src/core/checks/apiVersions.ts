@@ -1,5 +1,7 @@
 import { fluxGroupOf, groupOf, versionOf, type FluxKind } from '../model/kinds';
 import type { CheckContext } from './context';
+import { fluxVersionOf, type FluxVersion } from '../model/fluxVersion';
+import type { KubeObject } from '../model/objects';
 
 /**
  * API versions served by the Flux 2.8 controllers (kustomize-controller v1.9, helm-controller v1.6,
@@ -17,7 +19,22 @@ export const SERVED_VERSIONS: Partial<Record<FluxKind, readonly string[]>> = {
   ExternalArtifact: ['v1'],
 };
 
-/** `api-version-unserved`: the API server rejects these documents ("no matches for kind … in version …"). */
+/** The Flux minor release that stopped serving a version (`group/version`); absent ones are long gone. */
+export const REMOVED_IN: Readonly<Record<string, string>> = {
+  'source.toolkit.fluxcd.io/v1beta1': '2.7',
+  'kustomize.toolkit.fluxcd.io/v1beta1': '2.7',
+  'helm.toolkit.fluxcd.io/v2beta1': '2.7',
+  'source.toolkit.fluxcd.io/v1beta2': '2.8',
+  'kustomize.toolkit.fluxcd.io/v1beta2': '2.8',
+  'helm.toolkit.fluxcd.io/v2beta2': '2.8',
+};
+
+/**
+ * `api-version-unserved`: the API server rejects these documents ("no matches for kind … in
+ * version …"). When every cluster applying the document pins a Flux release that still serves the
+ * version (FluxInstance, flux-manifests tag, gotk-components header), it is a warning naming the
+ * release where it stops being served.
+ */
 export function checkApiVersions(ctx: CheckContext): void {
   for (const o of ctx.model.allObjects) {
     if (!o.fluxKind || o.synthetic) continue;
@@ -27,6 +44,19 @@ export function checkApiVersions(ctx: CheckContext): void {
     if (served.includes(version)) continue;
     const to = `${groupOf(o.apiVersion) || fluxGroupOf(o.fluxKind)}/${served[0]}`;
     const patch = ctx.model.patchFiles.has(o.doc.file.path);
+    const fix = { kind: 'migrate-api-version' as const, file: o.doc.file.path, docIndex: o.doc.index, kind_: o.kind, from: o.apiVersion, to };
+    const removedIn = REMOVED_IN[o.apiVersion];
+    const running = removedIn ? stillServedBy(ctx, o, removedIn) : undefined;
+    if (running) {
+      ctx.report(
+        'api-version-unserved',
+        o.doc,
+        ['apiVersion'],
+        `${o.kind} ${o.apiVersion} is still served by the Flux ${running.text} this repository runs (${running.source}), but no longer from Flux ${removedIn}: upgrading Flux fails this document with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"". Move to ${to} before upgrading.`,
+        { fix, severity: 'warning' },
+      );
+      continue;
+    }
     ctx.report(
       'api-version-unserved',
       o.doc,
@@ -34,7 +64,26 @@ export function checkApiVersions(ctx: CheckContext): void {
       patch
         ? `This kustomize patch targets ${o.kind} ${o.apiVersion}, a version Flux 2.8+ no longer serves; once the ${o.kind} moves to ${to}, a patch still on ${o.apiVersion} no longer matches it. Use ${to}.`
         : `${o.kind} ${o.apiVersion} is no longer served by Flux 2.8+: applying it fails with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"", and Flux stops reconciling it. Use ${to} (fields removed in ${served[0]} must be migrated too).`,
-      { fix: { kind: 'migrate-api-version', file: o.doc.file.path, docIndex: o.doc.index, kind_: o.kind, from: o.apiVersion, to } },
+      { fix },
     );
   }
+}
+
+/**
+ * The Flux release of the clusters applying `o` when every one of them pins a release older than
+ * `removedIn` (so the version is still served there); undefined otherwise. A document no cluster
+ * applies takes the repository's release when all clusters agree.
+ */
+function stillServedBy(ctx: CheckContext, o: KubeObject, removedIn: string): FluxVersion | undefined {
+  const [rMajor, rMinor] = removedIn.split('.').map(Number);
+  const clusters = [...new Set((ctx.model.appliedById.get(o.id) ?? []).map((a) => a.cluster))];
+  const from = clusters.length ? clusters : ctx.model.clusters;
+  if (!from.length) return undefined;
+  let newest: FluxVersion | undefined;
+  for (const cluster of from) {
+    const v = fluxVersionOf(cluster);
+    if (!v || v.major > rMajor || (v.major === rMajor && v.minor >= rMinor)) return undefined;
+    if (!newest || v.minor > newest.minor) newest = v;
+  }
+  return newest;
 }

@@ -58,6 +58,7 @@ export function crdProviders(ctx: CheckContext, cluster: ClusterModel): Provider
     add(index, `${ctx.placement(applied)}#${group}/${kind}`, p);
   }
   const bootstrap = helmfileReleases(ctx);
+  const operatorRooted = cluster.root.applied.object.origin !== undefined;
   for (const hr of cluster.helmReleases) {
     const spec = asRecord(hr.applied.object.body.spec) ?? {};
     const preinstalled = bootstrap.has(`${hr.applied.namespace}/${hr.applied.name}`) || bootstrap.has(`${hr.targetNamespace}/${hr.releaseName}`);
@@ -74,7 +75,9 @@ export function crdProviders(ctx: CheckContext, cluster: ClusterModel): Provider
     const known = name ? KNOWN_CHARTS[name] : undefined;
     if (!known) continue;
     if (known.enabledBy && !valuesEnable(spec, known.enabledBy)) continue;
-    for (const group of known.groups) add(index, `${where}#${group}/*`, { ...base, group, kind: undefined, description: `${label} (chart ${name})` });
+    // A cluster whose root a FluxInstance creates has the Flux Operator (and its CRDs) running already.
+    const operator = name === 'flux-operator' && operatorRooted;
+    for (const group of known.groups) add(index, `${where}#${group}/*`, { ...base, preinstalled: preinstalled || operator, group, kind: undefined, description: `${label} (chart ${name})` });
   }
   return index;
 }

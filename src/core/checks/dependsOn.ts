@@ -2,6 +2,7 @@ import type { AppliedObject, ClusterModel, HelmReleaseNode, KustomizationNode, R
 import type { CheckContext } from './context';
 import { closestNames } from './similar';
 import { asArray, asRecord, asString } from '../model/objects';
+import { stronglyConnected } from '../model/scc';
 
 type DependentNode = KustomizationNode | HelmReleaseNode;
 
@@ -114,7 +115,13 @@ function hasOpaqueParts(cluster: ClusterModel): boolean {
   return cluster.kustomizations.some((k) => k.source.kind !== 'view' || k.remoteResources.length > 0);
 }
 
-/** Tarjan's strongly connected components; every edge inside a component is part of a cycle. */
+/** Longest cycle path a message spells out; the rest is counted ("… and 1,995 more"). */
+const MAX_CYCLE_NAMES = 8;
+
+/**
+ * Every edge inside a strongly connected component is part of a cycle. Each member is told once,
+ * with a bounded path: a ring of thousands must not put thousands of names in every message.
+ */
 function reportCycles(ctx: CheckContext, edges: Edge[]): void {
   const out = new Map<AppliedObject, Edge[]>();
   for (const e of edges) {
@@ -122,77 +129,105 @@ function reportCycles(ctx: CheckContext, edges: Edge[]): void {
     if (list) list.push(e);
     else out.set(e.from.applied, [e]);
   }
-  const indexOf = new Map<AppliedObject, number>();
-  const low = new Map<AppliedObject, number>();
-  const onStack = new Set<AppliedObject>();
-  const stack: AppliedObject[] = [];
-  const component = new Map<AppliedObject, number>();
-  let counter = 0;
-  let components = 0;
-  // Iterative to survive long dependency chains.
-  const strong = (root: AppliedObject) => {
-    const work: { v: AppliedObject; i: number }[] = [{ v: root, i: 0 }];
-    indexOf.set(root, counter);
-    low.set(root, counter++);
-    stack.push(root);
-    onStack.add(root);
-    while (work.length) {
-      const frame = work[work.length - 1];
-      const next = out.get(frame.v) ?? [];
-      if (frame.i < next.length) {
-        const w = next[frame.i++].to;
-        if (!indexOf.has(w)) {
-          indexOf.set(w, counter);
-          low.set(w, counter++);
-          stack.push(w);
-          onStack.add(w);
-          work.push({ v: w, i: 0 });
-        } else if (onStack.has(w)) low.set(frame.v, Math.min(low.get(frame.v)!, indexOf.get(w)!));
-        continue;
-      }
-      work.pop();
-      if (work.length) {
-        const parent = work[work.length - 1].v;
-        low.set(parent, Math.min(low.get(parent)!, low.get(frame.v)!));
-      }
-      if (low.get(frame.v) === indexOf.get(frame.v)) {
-        let w: AppliedObject;
-        do {
-          w = stack.pop()!;
-          onStack.delete(w);
-          component.set(w, components);
-        } while (w !== frame.v);
-        components++;
-      }
-    }
-  };
-  for (const v of out.keys()) if (!indexOf.has(v)) strong(v);
+  const component = stronglyConnected(out.keys(), (v) => (out.get(v) ?? []).map((e) => e.to));
+  const members = new Map<number, AppliedObject[]>();
+  for (const [v, c] of component) {
+    const list = members.get(c);
+    if (list) list.push(v);
+    else members.set(c, [v]);
+  }
+  const viaHub = new Map<number, HubPaths>();
 
   for (const e of edges) {
     const c = component.get(e.from.applied);
     if (c === undefined || component.get(e.to) !== c) continue;
-    const path = cyclePath(out, component, e);
-    const names = path.map((a) => label(ctx, a));
-    const related = path.slice(1, -1).flatMap((a) => ctx.related(a.object.doc, ['metadata', 'name'], `${a.kind} ${label(ctx, a)} is part of the cycle`));
+    const all = members.get(c)!;
+    // In a small component the shortest cycle through the edge; in a large one (where a search per
+    // edge would be quadratic) a cycle through one hub member, found once for the component.
+    let path: AppliedObject[];
+    if (all.length <= EXACT_CYCLE_LIMIT) path = cyclePath(out, component, e);
+    else {
+      let hub = viaHub.get(c);
+      if (!hub) viaHub.set(c, (hub = hubPaths(out, component, all[0])));
+      path = [e.from.applied, ...hub.toHub(e.to), ...hub.fromHub(e.from.applied).slice(1)];
+    }
+    const names =
+      path.length > MAX_CYCLE_NAMES + 1
+        ? [...path.slice(0, MAX_CYCLE_NAMES).map((a) => label(ctx, a)), `… ${(path.length - 1 - MAX_CYCLE_NAMES).toLocaleString('en-US')} more`, label(ctx, path[0])]
+        : path.map((a) => label(ctx, a));
+    const related = path
+      .slice(1, Math.min(path.length - 1, MAX_CYCLE_NAMES))
+      .flatMap((a) => ctx.related(a.object.doc, ['metadata', 'name'], `${a.kind} ${label(ctx, a)} is part of the cycle`));
+    const count = all.length > 2 ? ` (${all.length.toLocaleString('en-US')} ${e.from.kind}s depend on each other here)` : '';
     ctx.report(
       'depends-on-cycle',
       e.from.applied.object.doc,
       [...e.ref.path, 'name'],
-      `dependsOn cycle ${names.join(' -> ')}: Flux waits for each of these ${e.from.kind}s to become ready before the next, so none of them is ever reconciled. Remove one of the dependsOn entries.`,
+      `dependsOn cycle ${names.join(' -> ')}${count}: Flux waits for each of these ${e.from.kind}s to become ready before the next, so none of them is ever reconciled. Remove one of the dependsOn entries.`,
       { related },
     );
   }
 }
 
-/** Shortest way back from the edge's target to its source inside the component, as a closed path. */
+/** Components up to this size get the shortest cycle per edge (a search each). */
+const EXACT_CYCLE_LIMIT = 64;
+
+interface HubPaths {
+  /** Path from a member to the hub, both included. */
+  toHub(v: AppliedObject): AppliedObject[];
+  /** Path from the hub to a member, both included. */
+  fromHub(v: AppliedObject): AppliedObject[];
+}
+
+/** Breadth-first trees into and out of one member of a component (linear in its edges). */
+function hubPaths(out: Map<AppliedObject, Edge[]>, component: Map<AppliedObject, number>, hub: AppliedObject): HubPaths {
+  const c = component.get(hub);
+  const incoming = new Map<AppliedObject, AppliedObject[]>();
+  for (const [from, list] of out) {
+    if (component.get(from) !== c) continue;
+    for (const e of list) {
+      if (component.get(e.to) !== c) continue;
+      const l = incoming.get(e.to);
+      if (l) l.push(from);
+      else incoming.set(e.to, [from]);
+    }
+  }
+  const tree = (next: (v: AppliedObject) => AppliedObject[]) => {
+    const parent = new Map<AppliedObject, AppliedObject>();
+    const queue = [hub];
+    const seen = new Set([hub]);
+    for (let head = 0; head < queue.length; head++) {
+      for (const w of next(queue[head])) {
+        if (seen.has(w)) continue;
+        seen.add(w);
+        parent.set(w, queue[head]);
+        queue.push(w);
+      }
+    }
+    return (v: AppliedObject) => {
+      const path = [v];
+      for (let p = parent.get(v); p; p = parent.get(p)) path.push(p);
+      return path;
+    };
+  };
+  const forward = tree((v) => (out.get(v) ?? []).filter((e) => component.get(e.to) === c).map((e) => e.to));
+  const backward = tree((v) => incoming.get(v) ?? []);
+  return { toHub: (v) => backward(v), fromHub: (v) => forward(v).reverse() };
+}
+
+/**
+ * Shortest way back from the edge's target to its source inside the component, as a closed path
+ * `source -> target -> … -> source`.
+ */
 function cyclePath(out: Map<AppliedObject, Edge[]>, component: Map<AppliedObject, number>, e: Edge): AppliedObject[] {
   const start = e.from.applied;
+  if (start === e.to) return [start, start];
   const c = component.get(start);
   const prev = new Map<AppliedObject, AppliedObject>();
   const queue = [e.to];
   const seen = new Set([e.to]);
-  while (queue.length) {
-    const v = queue.shift()!;
+  for (let head = 0; head < queue.length; head++) {
+    const v = queue[head];
     if (v === start) break;
     for (const n of out.get(v) ?? []) {
       if (component.get(n.to) !== c || seen.has(n.to)) continue;
@@ -206,5 +241,5 @@ function cyclePath(out: Map<AppliedObject, Edge[]>, component: Map<AppliedObject
   back.push(e.to);
   back.reverse();
   // back = [e.to, …, start]; the cycle reads start -> e.to -> … -> start.
-  return start === e.to ? [start, start] : [start, ...back];
+  return [start, ...back];
 }

@@ -24,30 +24,40 @@ export function checkDuplicates(ctx: CheckContext): void {
     }
     for (const list of groups.values()) {
       if (list.length < 2) continue;
-      const docs = [...new Set(list.map((a) => a.object))];
-      for (const object of docs) {
-        const mine = list.filter((a) => a.object === object);
-        const others = list.filter((a) => a.object !== object);
+      const byObject = new Map<KubeObject, AppliedObject[]>();
+      for (const a of list) {
+        const l = byObject.get(a.object);
+        if (l) l.push(a);
+        else byObject.set(a.object, [a]);
+      }
+      const ksLabel = (o: AppliedObject) => `${o.appliedBy!.applied.namespace}/${o.appliedBy!.applied.name}`;
+      const byKs = [...new Set(list.map(ksLabel))];
+      const appliers = [...new Set(list.map((o) => o.appliedBy!))].slice(0, MAX_LISTED);
+      for (const [object, mine] of byObject) {
+        const others: AppliedObject[] = [];
+        for (let i = 0; i < list.length && others.length < MAX_LISTED; i++) if (list[i].object !== object) others.push(list[i]);
         const a = mine[0];
         const id = ctx.identity(a)!;
         const what = `${a.kind} ${id.namespace ? `${id.namespace}/` : ''}${id.name}`;
-        const ksLabel = (o: AppliedObject) => `${o.appliedBy!.applied.namespace}/${o.appliedBy!.applied.name}`;
-        const byKs = [...new Set(list.map(ksLabel))];
         let message: string;
         if (byKs.length === 1) {
           message = `${what} is included ${others.length === 0 ? 'twice (through two kustomize paths)' : 'by several documents'} in Kustomization ${byKs[0]}; kustomize fails the build with "may not add resource with an already registered id". Keep one.`;
         } else {
-          message = `${what} is applied by ${byKs.length} Kustomizations in cluster '${cluster.name}' (${byKs.join(', ')}): each applies it, the last one wins, and pruning any of them deletes it. Define it once.`;
+          const named = byKs.length > MAX_LISTED ? `${byKs.slice(0, MAX_LISTED).join(', ')} and ${(byKs.length - MAX_LISTED).toLocaleString('en-US')} more` : byKs.join(', ');
+          message = `${what} is applied by ${byKs.length.toLocaleString('en-US')} Kustomizations in cluster '${cluster.name}' (${named}): each applies it, the last one wins, and pruning any of them deletes it. Define it once.`;
         }
         const related = [
           ...others.flatMap((o) => ctx.related(o.object.doc, ['metadata', 'name'], `also defined here (applied by Kustomization ${ksLabel(o)})`)),
-          ...(byKs.length > 1 ? [...new Set(list.map((o) => o.appliedBy!))].flatMap((k) => ctx.related(k.applied.object.doc, ['metadata', 'name'], `Kustomization ${k.applied.namespace}/${k.applied.name} applies it`)) : []),
+          ...(byKs.length > 1 ? appliers.flatMap((k) => ctx.related(k.applied.object.doc, ['metadata', 'name'], `Kustomization ${k.applied.namespace}/${k.applied.name} applies it`)) : []),
         ];
         ctx.report('duplicate-object', object.doc, ['metadata', 'name'], message, { related });
       }
     }
   }
 }
+
+/** Names and related locations one message lists; a bigger group is counted, not spelled out. */
+const MAX_LISTED = 8;
 
 /**
  * Identity keys of what a Kustomization applies, reused across model rebuilds while it applies the

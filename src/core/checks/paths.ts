@@ -1,11 +1,14 @@
 import type { CheckContext } from './context';
 
 /**
- * `path-not-found`: a Kustomization's `spec.path` that is not a folder of its source, and the
+ * `apply-cycle` and `analysis-limit` found while building the model, then `path-not-found`: a Kustomization's `spec.path` that is not a folder of its source, and the
  * kustomization.yaml `resources`/`components` entries the model could not follow (each located at
  * the offending entry).
  */
 export function checkPaths(ctx: CheckContext): void {
+  for (const p of ctx.model.problems) {
+    ctx.report(p.code, p.doc, p.path, p.message, { related: p.related.flatMap((r) => ctx.related(r.doc, r.path, r.message)) });
+  }
   for (const cluster of ctx.model.clusters) {
     for (const ks of cluster.kustomizations) {
       const doc = ks.applied.object.doc;
@@ -19,7 +22,7 @@ export function checkPaths(ctx: CheckContext): void {
         );
       }
       for (const p of ks.problems) {
-        ctx.report('path-not-found', p.doc, p.path, p.message, {
+        ctx.report(p.code === 'analysis-limit' || p.code === 'apply-cycle' ? p.code : 'path-not-found', p.doc, p.path, p.message, {
           related: ctx.related(doc, ['spec', 'path'], `built by Kustomization ${ks.applied.namespace}/${ks.applied.name}`),
         });
       }

@@ -1,22 +1,32 @@
 import type { CheckContext } from './context';
-import { MAX_FILE_BYTES } from '../yaml/document';
 
 /**
  * `yaml-syntax`: documents that do not parse (or cannot be expanded: alias bombs, absurd nesting)
- * and files that are not YAML at all. Other rules keep running on everything else.
+ * and files that are not YAML at all; `file-unreadable` / `file-too-large`: files the workspace
+ * walk did not read, or read only in part. Other rules keep running on everything else.
  */
 export function checkSyntax(ctx: CheckContext): void {
+  const start = { line: 0, character: 0 };
+  for (const [path, why] of ctx.model.workspace.notRead) {
+    ctx.diagnostics.push({
+      rule: why.notRead === 'too-large' ? 'file-too-large' : 'file-unreadable',
+      severity: 'warning',
+      file: path,
+      range: { start, end: start },
+      message: why.message,
+      related: [],
+    });
+  }
   for (const file of ctx.model.workspace.files.values()) {
     if (file.problems.length === 0 && file.docs.every((d) => d.problems.length === 0)) continue;
     for (const p of file.problems) {
-      const tooLarge = file.text.length > MAX_FILE_BYTES;
+      // A read limit is ours, not Flux's: Flux still applies such a file.
       ctx.diagnostics.push({
-        rule: 'yaml-syntax',
-        // Flux still applies a large file; we only could not read it.
-        severity: tooLarge ? 'warning' : 'error',
+        rule: p.limit ? 'file-too-large' : 'yaml-syntax',
+        severity: p.limit ? 'warning' : 'error',
         file: file.path,
         range: p.range,
-        message: tooLarge ? `${p.message} Checks skip it.` : `${p.message} kustomize fails to build any Kustomization that includes this file.`,
+        message: p.limit ? `${p.message} Checks skip what was not read.` : `${p.message} kustomize fails to build any Kustomization that includes this file.`,
         related: [],
       });
     }

@@ -15,6 +15,10 @@ export const RULES = {
   'substitution-undefined': 'warning',
   'substitution-invalid': 'error',
   'duplicate-object': 'error',
+  'file-unreadable': 'warning',
+  'file-too-large': 'warning',
+  'apply-cycle': 'error',
+  'analysis-limit': 'warning',
 } as const;
 
 export type RuleId = keyof typeof RULES;
@@ -33,6 +37,10 @@ export const RULE_DESCRIPTIONS: Record<RuleId, string> = {
   'substitution-undefined': 'A ${var} without default is not defined by the Kustomization postBuild.',
   'substitution-invalid': 'A ${…} expression Flux variable substitution cannot parse.',
   'duplicate-object': 'Two documents in one cluster define the same object.',
+  'file-unreadable': 'A workspace file was not read: not a regular file, a link leaving the workspace or looping, or an I/O error.',
+  'file-too-large': 'A file exceeds a read limit (size or number of documents) and was not read, or only in part.',
+  'apply-cycle': 'Kustomizations apply each other: a spec.path includes the file of a Kustomization that applies it.',
+  'analysis-limit': 'The repository exceeds a bound of the analysis (nesting depth, expanded objects); the part beyond it is not analysed.',
 };
 
 export interface Location {

@@ -1,11 +1,13 @@
 import type { Workspace } from '../workspace/workspace';
 import type { SourceFile } from '../yaml/document';
 import { inferBootstrapObjects, isBootstrapSyncFile, isKustomizationFile, patchFiles } from './bootstrap';
-import { Expander, type Expansion } from './expand';
+import { configuredSourceRoots } from './config';
+import { Expander, type ExpandedObject, type Expansion, type ExpandProblem } from './expand';
+import { fluxInstanceSyncs, isResourceSet, resourceSetObjects, syncObjects, type FluxInstanceSync } from './fluxOperator';
 import { CLUSTER_SCOPED_KINDS } from './kinds';
-import { dependsOnOf, helmReleaseNode, inlineSubstitutions, sourceRefOf, substituteInline } from './nodes';
+import { dependsOnOf, helmReleaseNode, patchedChildSubstitute, postBuildVars, sourceRefOf, substituteInline, substitutionDisabled } from './nodes';
 import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
-import { buildSourceIndex, resolveSource, type SourceIndex, type SourceResolution } from './sources';
+import { buildSourceIndex, closest, resolveSource, type SourceIndex, type SourceOptions, type SourceResolution } from './sources';
 import {
   DEFAULT_NAMESPACE,
   objectKey,
@@ -18,6 +20,14 @@ import {
   type SourceNode,
 } from './types';
 import { normalizeVirtual } from './view';
+import { stronglyConnected } from './scc';
+import type { ModelProblem } from './types';
+
+/**
+ * Flux Kustomizations applying one another are followed this deep: real fleets nest a handful of
+ * levels, and every walk over the tree (checks, tree views) recurses along this chain.
+ */
+export const MAX_KUSTOMIZATION_NESTING = 100;
 
 /** One-shot build; editors keep a ModelBuilder so edits reuse unaffected expansions. */
 export function buildModel(ws: Workspace, options: BuildOptions = {}): RepoModel {
@@ -71,6 +81,54 @@ export class ModelBuilder {
     });
   }
 
+  /**
+   * The clusters' roots: Kustomizations `flux bootstrap` writes (gotk-sync.yaml, or the one it would
+   * write for a placeholder) and those FluxInstance syncs create. Several sync roots of one path are
+   * one cluster. A repository with neither falls back to every Kustomization nothing else applies.
+   */
+  private roots(
+    ksObjects: readonly KubeObject[],
+    patches: Set<string>,
+    syncOf: Map<string, FluxInstanceSync>,
+    wsRoot: string,
+    problems: ModelProblem[],
+    ksIdsIn: (ks: KubeObject) => string[],
+  ): Root[] {
+    const bootstrap: Root[] = [];
+    const seen = new Set<string>();
+    const add = (object: KubeObject) => {
+      const spec = asRecord(object.body.spec);
+      const key = `${object.namespace}/${object.name}|${normalizeVirtual(asString(spec?.path) ?? '')}|${object.file}`;
+      const samePath = `${object.namespace}/${object.name}|${normalizeVirtual(asString(spec?.path) ?? '')}`;
+      if (seen.has(key) || seen.has(samePath)) return;
+      seen.add(key);
+      seen.add(samePath);
+      bootstrap.push({ object, pathNamed: true });
+    };
+    for (const ks of ksObjects) if (isBootstrapSyncFile(ks.file) && !patches.has(ks.file)) add(ks);
+    for (const ks of ksObjects) if (syncOf.has(ks.id)) add(ks);
+    if (bootstrap.length) return bootstrap.sort((a, b) => (a.object.file < b.object.file ? -1 : a.object.file > b.object.file ? 1 : 0));
+    // No bootstrap file: roots are the Kustomizations nothing else applies (one applying itself counts).
+    const appliedByOther = new Set<string>();
+    const selfApplying = new Set<string>();
+    const appliesKs = new Map<string, string[]>();
+    for (const ks of ksObjects) {
+      const others: string[] = [];
+      for (const id of ksIdsIn(ks)) {
+        if (id === ks.id) selfApplying.add(ks.id);
+        else {
+          appliedByOther.add(id);
+          others.push(id);
+        }
+      }
+      appliesKs.set(ks.id, others);
+    }
+    const unpatched = ksObjects.filter((o) => !patches.has(o.file));
+    const plain = unpatched.filter((o) => !appliedByOther.has(o.id));
+    const roots = [...plain, ...cycleRoots(unpatched, plain, appliesKs, selfApplying, wsRoot, problems)];
+    return roots.map((object) => ({ object, pathNamed: selfApplying.has(object.id) }));
+  }
+
   private reset(): void {
     this.special = undefined;
     this.expander = undefined;
@@ -90,6 +148,24 @@ export class ModelBuilder {
       if (ws.chartDirOf(file.path)) continue;
       for (const o of objectsFor(file)) allObjects.push(o);
     }
+    // What the Flux Operator creates: each FluxInstance's sync source and root Kustomization, and
+    // the objects of ResourceSets whose inputs are written in the repository.
+    const syncs = fluxInstanceSyncs(allObjects.filter((o) => o.kind === 'FluxInstance' || o.fluxKind === 'HelmRelease'));
+    const syncOf = new Map<string, FluxInstanceSync>();
+    const syncSources = new Map<string, KubeObject>();
+    for (const sync of syncs) {
+      const [source, ks] = syncObjects(sync);
+      syncOf.set(ks.id, sync);
+      syncSources.set(ks.id, source);
+      allObjects.push(source, ks);
+    }
+    const generatedBy = new Map<string, KubeObject[]>();
+    for (const o of allObjects) {
+      if (!isResourceSet(o)) continue;
+      const generated = resourceSetObjects(o);
+      if (generated.length) generatedBy.set(o.id, generated);
+    }
+    for (const list of generatedBy.values()) allObjects.push(...list);
     const clusterScoped = new Set(CLUSTER_SCOPED_KINDS);
     const namespacedCrdKinds = new Set<string>();
     for (const o of allObjects) {
@@ -108,6 +184,8 @@ export class ModelBuilder {
       this.scopeSignature = scopeSignature;
     }
     const expander = this.expander;
+    const computedBefore = expander.computed;
+    const problems: ModelProblem[] = [];
     const sourceIndex = buildSourceIndex(allObjects);
     if (!this.previousSources || !sameSources(this.previousSources, sourceIndex)) {
       this.inputs.clear();
@@ -115,21 +193,51 @@ export class ModelBuilder {
     }
     this.previousSources = sourceIndex;
     const sha = this.options.sha256 ?? ((s: string) => s);
-    const sourceOptions = { remotes: this.options.remotes ?? [] };
+    const ksObjects = allObjects.filter((o) => o.fluxKind === 'Kustomization');
+    const sourceOptions: SourceOptions = {
+      remotes: this.options.remotes ?? [],
+      checkout: this.options.checkout,
+      sourceRoots: configuredSourceRoots(ws, this.options.sourceRoots),
+      pathsBySource: pathsBySource(ksObjects),
+    };
+    const configMaps = new Map<string, KubeObject[]>();
+    for (const o of allObjects) {
+      if (o.kind !== 'ConfigMap') continue;
+      const list = configMaps.get(o.name);
+      if (list) list.push(o);
+      else configMaps.set(o.name, [o]);
+    }
+    const lookupConfigMap = (name: string, namespace: string, near: string) =>
+      closest((configMaps.get(name) ?? []).filter((o) => o.namespace === namespace || o.namespace === undefined), near);
+    const sourcesKey = [...sourceOptions.sourceRoots!].join(',') + '|' + JSON.stringify(this.options.checkout ?? {});
 
-    const readInput = (ks: KubeObject, namespace: string): KsInput => {
-      const key = `${ks.id}|${namespace}`;
+    /** A Kustomization document as its applier's post-build substitution leaves it (path, source, namespace). */
+    const readInput = (ks: KubeObject, namespace: string, parentVars?: Record<string, string>): KsInput => {
+      const spec = asRecord(ks.body.spec) ?? {};
+      const vars = parentVars && !substitutionDisabled(ks) ? parentVars : undefined;
+      const rawRef = sourceRefOf(spec, namespace);
+      const sourceRef = rawRef && { ...rawRef, name: substituteInline(rawRef.name, vars), namespace: substituteInline(rawRef.namespace, vars) };
+      const path = normalizeVirtual(substituteInline(asString(spec.path) ?? '', vars)) ?? '';
+      const components = asArray(spec.components).filter((c): c is string => typeof c === 'string');
+      const key = `${ks.id}|${namespace}|${path}|${sourceRef ? `${sourceRef.kind}/${sourceRef.namespace}/${sourceRef.name}` : ''}|${sourcesKey}`;
       const cached = this.inputs.get(key);
       if (cached && cached.object === ks && (!cached.expansion || expander.isLive(cached.expansion))) return cached;
-      const spec = asRecord(ks.body.spec) ?? {};
-      const sourceRef = sourceRefOf(spec, namespace);
       const source = resolveSource(ws, sourceIndex, sourceRef, sourceOptions, ks.doc.file.path);
-      const path = normalizeVirtual(asString(spec.path) ?? '') ?? '';
-      const components = asArray(spec.components).filter((c): c is string => typeof c === 'string');
       const expansion = source.kind === 'view' && source.view.hasDir(path) ? expander.expandFluxPath(source.view, path, components) : undefined;
       const input: KsInput = { object: ks, sourceRef, source, path, expansion };
       this.inputs.set(key, input);
       return input;
+    };
+    /** The variables a Kustomization substitutes in what it applies, memoised for this build. */
+    const varsMemo = new Map<string, Record<string, string> | undefined>();
+    const varsOf = (node: KustomizationNode): Record<string, string> | undefined => {
+      const parent = node.applied.appliedBy;
+      const inherited = parent ? patchedChildSubstitute(parent.applied.object, varsOf(parent)) : undefined;
+      const key = `${node.applied.object.id}|${node.applied.namespace}|${JSON.stringify(inherited ?? null)}`;
+      if (varsMemo.has(key)) return varsMemo.get(key);
+      const vars = postBuildVars(node.applied.object, node.applied.namespace ?? DEFAULT_NAMESPACE, lookupConfigMap, inherited);
+      varsMemo.set(key, vars);
+      return vars;
     };
 
     const ksIdsIn = (expansion: Expansion | undefined): string[] => {
@@ -145,26 +253,17 @@ export class ModelBuilder {
     const currentById = new Map<string, KubeObject>();
     for (const o of allObjects) currentById.set(o.id, o);
 
-    // Roots are the Kustomizations nothing else applies (a bootstrap Kustomization applying itself counts).
-    const ksObjects = allObjects.filter((o) => o.fluxKind === 'Kustomization');
-    const appliedByOther = new Set<string>();
-    const selfApplying = new Set<string>();
-    for (const ks of ksObjects) {
-      for (const id of ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion)) {
-        if (id === ks.id) selfApplying.add(ks.id);
-        else appliedByOther.add(id);
-      }
-    }
+    const roots = this.roots(ksObjects, patches, syncOf, ws.root, problems, (ks) => ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion));
 
     const clusters: ClusterModel[] = [];
     const current = new Map<string, ClusterState>();
     const appliedById = new Map<string, AppliedObject[]>();
-    const roots = ksObjects.filter((o) => !appliedByOther.has(o.id) && !patches.has(o.file));
     const usedNames = new Set<string>();
-    for (const rootObject of roots) {
+    const replacedTargetNamespace = new WeakMap<AppliedObject, string>();
+    for (const { object: rootObject, pathNamed } of roots) {
       const rootSpec = asRecord(rootObject.body.spec) ?? {};
       const rootPath = normalizeVirtual(asString(rootSpec.path) ?? '') ?? '';
-      let name = selfApplying.has(rootObject.id) && rootPath ? rootPath.split('/').pop()! : rootObject.name;
+      let name = pathNamed && rootPath ? rootPath.split('/').pop()! : rootObject.name;
       if (usedNames.has(name)) name = `${name} (${rootObject.doc.file.path.slice(ws.root.length + 1)})`;
       usedNames.add(name);
       const previous = this.previous.get(name);
@@ -212,7 +311,7 @@ export class ModelBuilder {
             !this.orderDependent.has(old) &&
             currentById.get(old.applied.object.id) === old.applied.object &&
             !!input &&
-            input === readInput(old.applied.object, old.applied.namespace ?? DEFAULT_NAMESPACE) &&
+            input === readInput(old.applied.object, old.applied.namespace ?? DEFAULT_NAMESPACE, old.applied.appliedBy && varsOf(old.applied.appliedBy)) &&
             old.children.every(unchanged);
           unchangedVerdicts.set(old, verdict);
         }
@@ -233,12 +332,14 @@ export class ModelBuilder {
         }
       };
 
-      const visitKs = (applied: AppliedObject): KustomizationNode => {
+      const visitKs = (applied: AppliedObject, depth: number): KustomizationNode => {
         const ks = applied.object;
         const ns = applied.namespace ?? DEFAULT_NAMESPACE;
         const spec = asRecord(ks.body.spec) ?? {};
-        const input = readInput(ks, ns);
-        const targetNamespace = asString(spec.targetNamespace) || undefined;
+        const parent = applied.appliedBy;
+        const parentVars = parent && !substitutionDisabled(ks) ? varsOf(parent) : undefined;
+        const input = withoutApplyCycle(readInput(ks, ns, parentVars), applied);
+        const targetNamespace = replacedTargetNamespace.get(applied) ?? (substituteInline(asString(spec.targetNamespace) ?? '', parentVars) || undefined);
         const node: KustomizationNode = {
           kind: 'Kustomization',
           applied,
@@ -254,13 +355,31 @@ export class ModelBuilder {
           appliesItself: false,
           problems: input.expansion?.problems ?? [],
           remoteResources: input.expansion?.remote ?? [],
+          inheritedSubstitute: parent ? patchedChildSubstitute(parent.applied.object, varsOf(parent)) : undefined,
         };
         applied.flux = node;
         this.inputOf.set(node, input);
         cluster.kustomizations.push(node);
         nodes.set(nodeKey(applied), node);
-        const vars = inlineSubstitutions(spec);
+        const vars = varsOf(node);
+                if (depth >= MAX_KUSTOMIZATION_NESTING) {
+          problems.push({
+            code: 'analysis-limit',
+            message: `Kustomizations apply one another more than ${MAX_KUSTOMIZATION_NESTING} levels deep here; what this one applies is not analysed.`,
+            doc: ks.doc,
+            path: ['spec', 'path'],
+            related: [],
+          });
+          return node;
+        }
+        // The cluster's sync source is created with its root Kustomization (FluxInstance sync).
+        const syncSource = !parent ? syncSources.get(ks.id) : undefined;
+        const expanded: ExpandedObject[] = syncSource ? [{ object: syncSource, namespace: undefined, prefix: '', suffix: '' }] : [];
         for (const e of input.expansion?.objects ?? []) {
+          expanded.push(e);
+          for (const g of generatedBy.get(e.object.id) ?? []) expanded.push({ object: g, namespace: undefined, prefix: '', suffix: '' });
+        }
+        for (const e of expanded) {
           const namespaced = isNamespacedKind(e.object.kind);
           const namespace = !namespaced
             ? undefined
@@ -276,12 +395,16 @@ export class ModelBuilder {
             appliedBy: node,
             key: objectKey(e.object.kind, namespace, name),
           };
+          if (e.targetNamespace) replacedTargetNamespace.set(childApplied, e.targetNamespace);
           if (e.object.fluxKind === 'Kustomization') {
             const key = nodeKey(childApplied);
             const seen = nodes.get(key);
             if (seen) {
               if (seen === node) node.appliesItself = true;
-              else this.orderDependent.add(node);
+              else {
+                this.orderDependent.add(node);
+                if (isAncestor(seen, node)) (node as Mutable<KustomizationNode>).problems = [...node.problems, applyCycleProblem(node, seen, ws.root)];
+              }
               continue;
             }
             const old = previous?.nodes.get(key);
@@ -298,7 +421,7 @@ export class ModelBuilder {
           addApplied(childApplied);
           switch (e.object.fluxKind) {
             case 'Kustomization':
-              node.children.push(visitKs(childApplied));
+              node.children.push(visitKs(childApplied, depth + 1));
               break;
             case 'HelmRelease': {
               const hr = helmReleaseNode(childApplied, sha);
@@ -338,7 +461,7 @@ export class ModelBuilder {
         cluster.root = oldRoot;
       } else {
         addApplied(rootApplied);
-        cluster.root = visitKs(rootApplied);
+        cluster.root = visitKs(rootApplied, 0);
       }
       clusters.push(cluster);
     }
@@ -357,8 +480,146 @@ export class ModelBuilder {
       appliedById,
       sourceIndex,
       isNamespaced: (kind) => isNamespacedKind(kind),
+      problems,
+      expansionsComputed: expander.computed - computedBefore,
     };
   }
+}
+
+/**
+ * Kustomizations that apply each other in a cycle (a spec.path such as `./` or `..` that includes
+ * the file of the Kustomization applying it) are all "applied by another", so none would be a
+ * root and the whole cluster would vanish from the tree and the checks. Each such cycle reached
+ * from no root gets one: the member with the narrowest (deepest) spec.path, the one that does
+ * not reach above its own place; the members applying it are reported as `apply-cycle`.
+ */
+function cycleRoots(
+  ksObjects: KubeObject[],
+  roots: KubeObject[],
+  appliesKs: Map<string, string[]>,
+  selfApplying: Set<string>,
+  root: string,
+  problems: ModelProblem[],
+): KubeObject[] {
+  const reached = new Set(roots.map((r) => r.id));
+  const queue = [...reached];
+  for (let head = 0; head < queue.length; head++) {
+    for (const id of appliesKs.get(queue[head]) ?? []) {
+      if (!reached.has(id)) {
+        reached.add(id);
+        queue.push(id);
+      }
+    }
+  }
+  const stranded = new Map(ksObjects.filter((o) => !reached.has(o.id)).map((o) => [o.id, o]));
+  if (stranded.size === 0) return [];
+  const next = (id: string) => (appliesKs.get(id) ?? []).filter((t) => stranded.has(t));
+  const component = stronglyConnected(stranded.keys(), next);
+  const entered = new Set<number>();
+  for (const id of stranded.keys()) for (const t of next(id)) if (component.get(t) !== component.get(id)) entered.add(component.get(t)!);
+  const members = new Map<number, KubeObject[]>();
+  for (const [id, c] of component) {
+    if (entered.has(c)) continue;
+    const list = members.get(c);
+    if (list) list.push(stranded.get(id)!);
+    else members.set(c, [stranded.get(id)!]);
+  }
+  const depthOf = (o: KubeObject) => {
+    const p = normalizeVirtual(asString(asRecord(o.body.spec)?.path) ?? '') ?? '';
+    return p === '' ? 0 : p.split('/').length;
+  };
+  const chosen: KubeObject[] = [];
+  for (const list of members.values()) {
+    const [first] = [...list].sort(
+      (a, b) => depthOf(b) - depthOf(a) || Number(selfApplying.has(b.id)) - Number(selfApplying.has(a.id)) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
+    );
+    chosen.push(first);
+    const label = `${first.namespace ?? DEFAULT_NAMESPACE}/${first.name}`;
+    for (const m of list) {
+      if (m === first || !(appliesKs.get(m.id) ?? []).includes(first.id)) continue;
+      const written = asString(asRecord(m.body.spec)?.path) ?? '';
+      const ownDir = m.file.slice(root.length + 1, m.file.lastIndexOf('/'));
+      const path = normalizeVirtual(written) ?? '';
+      const ancestor = path === '' || ownDir === path || ownDir.startsWith(path + '/');
+      problems.push({
+        code: 'apply-cycle',
+        message:
+          `spec.path '${written}' includes Kustomization ${label} (${first.file.slice(root.length + 1)}), which applies this one` +
+          `${list.length > 2 ? ` (a cycle of ${list.length} Kustomizations)` : ''}: they apply each other, so neither is the root of a cluster, and Flux would have each reconcile the other.` +
+          `${ancestor ? ' The path is the folder of this very file or one above it.' : ''} Point spec.path at a folder holding only what this Kustomization should apply.`,
+        doc: m.doc,
+        path: ['spec', 'path'],
+        related: [{ doc: first.doc, path: ['metadata', 'name'], message: `Kustomization ${label}, treated as the cluster root` }],
+      });
+    }
+  }
+  return chosen;
+}
+
+function isAncestor(candidate: KustomizationNode, node: KustomizationNode): boolean {
+  for (let a = node.applied.appliedBy; a; a = a.applied.appliedBy) if (a === candidate) return true;
+  return false;
+}
+
+/**
+ * A Kustomization below the root whose spec.path also holds one of the Kustomizations applying it
+ * (`./`, `..`): Flux would have both reconcile the same objects, each pruning what the other adds.
+ */
+function applyCycleProblem(node: KustomizationNode, ancestor: KustomizationNode, root: string): ExpandProblem {
+  const written = asString(asRecord(node.applied.object.body.spec)?.path) ?? '';
+  const label = `${ancestor.applied.namespace ?? DEFAULT_NAMESPACE}/${ancestor.applied.name}`;
+  return {
+    code: 'apply-cycle',
+    message:
+      `spec.path '${written}' includes Kustomization ${label} (${ancestor.applied.object.file.slice(root.length + 1)}), which applies this one: ` +
+      `both would reconcile the same objects and prune each other's changes. Point spec.path at a folder holding only what this Kustomization should apply.`,
+    doc: node.applied.object.doc,
+    path: ['spec', 'path'],
+  };
+}
+
+/** A bootstrap root: a cluster. `pathNamed`: the cluster is named after the root's path (its last folder). */
+interface Root {
+  readonly object: KubeObject;
+  readonly pathNamed: boolean;
+}
+
+const cycleInputs = new WeakMap<KsInput, KsInput>();
+
+/**
+ * A Git URL of this workspace taken at another ref can look like the workspace itself; if reading
+ * it so makes a Kustomization apply itself or one of its appliers (other than the bootstrap pattern),
+ * it is another branch or folder: shown as external, never followed into a cycle.
+ */
+function withoutApplyCycle(input: KsInput, applied: AppliedObject): KsInput {
+  if (input.source.kind !== 'view' || !input.expansion || input.source.rootOrigin === 'bootstrap' || input.source.rootOrigin === 'configured' || !input.source.rootOrigin) return input;
+  const ancestors = new Set<string>();
+  for (let a: AppliedObject | undefined = applied; a; a = a.appliedBy?.applied) ancestors.add(a.object.id);
+  if (!input.expansion.objects.some((e) => ancestors.has(e.object.id))) return input;
+  let external = cycleInputs.get(input);
+  if (!external) {
+    const description = `${input.source.description.replace(/ \(.*\)$/, '')} (the same URL as this workspace, but reading it as this checkout would make it apply its own Kustomization: another branch or folder)`;
+    external = { ...input, source: { kind: 'external', object: input.source.object, description }, expansion: undefined };
+    cycleInputs.set(input, external);
+  }
+  return external;
+}
+
+/** `Kind/name` of a Kustomization's sourceRef → the spec.paths read from it, for source-root inference. */
+function pathsBySource(kustomizations: readonly KubeObject[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const ks of kustomizations) {
+    const spec = asRecord(ks.body.spec);
+    const ref = asRecord(spec?.sourceRef);
+    const name = asString(ref?.name);
+    const path = normalizeVirtual(asString(spec?.path) ?? '');
+    if (!name || path === undefined || path.includes('${')) continue;
+    const key = `${asString(ref?.kind) ?? 'GitRepository'}/${name}`;
+    const list = out.get(key);
+    if (list) list.push(path);
+    else out.set(key, [path]);
+  }
+  return out;
 }
 
 /** Same source objects (by identity) under the same keys: source resolutions still hold. */

@@ -3,6 +3,7 @@ import type { Workspace } from '../workspace/workspace';
 import { isManifestFileName } from '../workspace/workspace';
 import type { SourceFile } from '../yaml/document';
 import { asArray, asRecord, asString, kustomizeConfigOf, type KubeObject } from './objects';
+import { namespaceToTargetNamespace } from './replacements';
 import { joinVirtual, kustomizationFileInView, type SourceView } from './view';
 
 /** An object a folder produces, with what kustomize's transformers made of its namespace and name. */
@@ -14,9 +15,19 @@ export interface ExpandedObject {
   readonly suffix: string;
   /** kustomize's namespace transformer renames Namespace objects to the namespace it sets. */
   readonly renamedTo?: string;
+  /** A Flux Kustomization's `spec.targetNamespace` as kustomize `replacements` set it (see replacements.ts). */
+  readonly targetNamespace?: string;
 }
 
-export type ExpandProblemCode = 'path-not-found' | 'not-a-kustomization' | 'kustomize-invalid';
+export type ExpandProblemCode = 'path-not-found' | 'not-a-kustomization' | 'kustomize-invalid' | 'analysis-limit' | 'apply-cycle';
+
+/**
+ * kustomization files followed through `resources`/`components` at most this deep: real overlays
+ * nest a handful of levels, a repository nesting a thousand would exhaust the call stack.
+ */
+export const MAX_KUSTOMIZE_DEPTH = 100;
+/** Objects one expansion may hold; past it (an exponential fan-out of overlays) the rest is dropped. */
+export const MAX_EXPANDED_OBJECTS = 200_000;
 
 /** A mistake in a kustomization file, located at the offending node. */
 export interface ExpandProblem {
@@ -48,6 +59,8 @@ export function isRemoteResource(entry: string): boolean {
 export class Expander {
   private readonly memo = new Map<string, Expansion>();
   private readonly inProgress = new Set<string>();
+  /** Expansions computed (not answered from the memo): the work a build did, for tests and benchmarks. */
+  computed = 0;
   /** file → memo keys whose expansion read it, so one edit drops only what depends on that file. */
   private readonly dependents = new Map<string, Set<string>>();
 
@@ -111,6 +124,7 @@ export class Expander {
 
   /** Flux's generated kustomization: every manifest below the folder; sub-folders with their own kustomization count as one unit. */
   private generate(view: SourceView, vdir: string): Expansion {
+    this.computed++;
     const parts: Expansion[] = [];
     const files = new Set<string>();
     const objects: ExpandedObject[] = [];
@@ -151,6 +165,7 @@ export class Expander {
   }
 
   private expandKustomizationUncached(view: SourceView, vdir: string, kfile: string, extraComponents: readonly string[]): Expansion {
+    this.computed++;
     const file = this.ws.files.get(kfile);
     const files = new Set<string>([kfile]);
     const doc = file && kustomizeConfigOf(file);
@@ -160,6 +175,7 @@ export class Expander {
     const remote: string[] = [];
     const parts: Expansion[] = [];
     const objects: ExpandedObject[] = [];
+    const listed = new Set<string>();
 
     const follow = (field: 'resources' | 'components', entry: unknown, index: number, asComponent: boolean) => {
       const rel = asString(entry);
@@ -174,6 +190,17 @@ export class Expander {
         problems.push({ code: 'path-not-found', message: `'${rel}' points outside the source artifact; kustomize cannot load it.`, doc, path });
         return;
       }
+      // Listing one file or folder twice would double everything below it, level after level.
+      if (listed.has(vp)) {
+        problems.push({
+          code: 'kustomize-invalid',
+          message: `'${rel}' is listed twice in this kustomization; kustomize fails with "may not add resource with an already registered id".`,
+          doc,
+          path,
+        });
+        return;
+      }
+      listed.add(vp);
       const real = view.file(vp);
       if (real && !asComponent) {
         files.add(real);
@@ -190,6 +217,15 @@ export class Expander {
           problems.push({
             code: 'not-a-kustomization',
             message: `'${rel}' is a folder without a kustomization.yaml; kustomize fails with "unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization'". Add one, or list its files.`,
+            doc,
+            path,
+          });
+          return;
+        }
+        if (this.inProgress.size >= MAX_KUSTOMIZE_DEPTH) {
+          problems.push({
+            code: 'analysis-limit',
+            message: `kustomization files nest more than ${MAX_KUSTOMIZE_DEPTH} levels deep here; '${rel}' and what it includes are not analysed.`,
             doc,
             path,
           });
@@ -212,6 +248,15 @@ export class Expander {
     for (const rel of extraComponents) parts.push(this.expandComponent(view, vdir, rel));
 
     const inner = merge([{ objects, problems: [], remote: [], files: new Set() }, ...parts]);
+    if (inner.objects.length > MAX_EXPANDED_OBJECTS) {
+      problems.push({
+        code: 'analysis-limit',
+        message: `This kustomization expands to ${inner.objects.length.toLocaleString('en-US')} objects; only the first ${MAX_EXPANDED_OBJECTS.toLocaleString('en-US')} are analysed.`,
+        doc,
+        path: [],
+      });
+      inner.objects.length = MAX_EXPANDED_OBJECTS;
+    }
     const namespace = asString(config.namespace) || undefined;
     const prefix = asString(config.namePrefix) ?? '';
     const suffix = asString(config.nameSuffix) ?? '';
@@ -230,12 +275,24 @@ export class Expander {
           })
         : inner.objects;
     for (const f of inner.files) files.add(f);
+    const replaced = this.replaceTargetNamespace(view, vdir, config, transformed, files);
     return {
-      objects: transformed,
+      objects: replaced,
       problems: [...problems, ...inner.problems],
       remote: [...remote, ...inner.remote],
       files,
     };
+  }
+
+  private replaceTargetNamespace(view: SourceView, vdir: string, config: Record<string, any>, objects: ExpandedObject[], files: Set<string>): ExpandedObject[] {
+    if (!config.replacements) return objects;
+    const replacement = namespaceToTargetNamespace(this.ws, view, vdir, config);
+    if (!replacement) return objects;
+    for (const f of replacement.files) files.add(f);
+    const namespaces = objects.filter((o) => o.object.kind === 'Namespace');
+    if (namespaces.length !== 1) return objects;
+    const value = namespaces[0].renamedTo ?? namespaces[0].object.name;
+    return objects.map((o) => (o.object.fluxKind === 'Kustomization' ? { ...o, targetNamespace: value } : o));
   }
 }
 
@@ -244,9 +301,23 @@ function merge(parts: Expansion[]): Expansion {
   const files = new Set<string>();
   for (const p of parts) for (const f of p.files) files.add(f);
   return {
-    objects: parts.flatMap((p) => p.objects),
+    objects: capCopies(parts.flatMap((p) => p.objects)),
     problems: parts.flatMap((p) => p.problems),
     remote: parts.flatMap((p) => p.remote),
     files,
   };
+}
+
+/**
+ * Two branches including one base untransformed hand over the same entries: kustomize rejects that
+ * (`duplicate-object` reports it), and a chain of such diamonds would double the list at every
+ * level. Two copies are enough to report it, so no entry is kept more often.
+ */
+function capCopies(objects: ExpandedObject[]): ExpandedObject[] {
+  const seen = new Map<ExpandedObject, number>();
+  return objects.filter((o) => {
+    const n = (seen.get(o) ?? 0) + 1;
+    seen.set(o, n);
+    return n <= 2;
+  });
 }

@@ -1,11 +1,85 @@
 import { envsubst } from '../substitution/evaluate';
+import { parseSourceFile } from '../yaml/document';
 import { asArray, asRecord, asString, type KubeObject } from './objects';
 import { DEFAULT_NAMESPACE, helmReleaseName, type AppliedObject, type HelmReleaseNode, type Reference } from './types';
 
-/** `postBuild.substitute` values; substituteFrom needs ConfigMap lookups and is the checks' business. */
+/** `postBuild.substitute` values; substituteFrom needs ConfigMap lookups (see `postBuildVars`). */
 export function inlineSubstitutions(spec: Record<string, any>): Record<string, unknown> | undefined {
   const postBuild = asRecord(spec.postBuild);
   return asRecord(postBuild?.substitute);
+}
+
+/** Finds the ConfigMap a `substituteFrom` entry names, for the Kustomization in `file`. */
+export type ConfigMapLookup = (name: string, namespace: string, near: string) => KubeObject | undefined;
+
+/**
+ * The variables a Kustomization's post-build substitution knows from the repository: ConfigMaps
+ * of `substituteFrom` found in the workspace, then `substitute`, then values a parent's
+ * `spec.patches` add to `postBuild.substitute` (later ones win, as in kustomize-controller).
+ * Secrets and ConfigMaps outside the workspace are unknown: a variable only they define keeps its
+ * `${…}` form. Undefined when the Kustomization has no `postBuild` (Flux substitutes nothing).
+ */
+export function postBuildVars(ks: KubeObject, namespace: string, lookup: ConfigMapLookup, inherited?: Record<string, string>): Record<string, string> | undefined {
+  const postBuild = asRecord(asRecord(ks.body.spec)?.postBuild);
+  if (!postBuild && !inherited) return undefined;
+  const vars: Record<string, string> = {};
+  for (const entry of asArray(postBuild?.substituteFrom)) {
+    const e = asRecord(entry);
+    const name = asString(e?.name);
+    if (!e || !name || asString(e.kind) !== 'ConfigMap') continue;
+    const cm = lookup(name, namespace, ks.file);
+    for (const [k, v] of Object.entries(asRecord(cm?.body.data) ?? {})) if (v !== null && typeof v !== 'object') vars[k] = String(v).replace(/\n/g, '');
+  }
+  for (const [k, v] of Object.entries(asRecord(postBuild?.substitute) ?? {})) if (v !== null && typeof v !== 'object') vars[k] = String(v).replace(/\n/g, '');
+  for (const [k, v] of Object.entries(inherited ?? {})) vars[k] = v;
+  return vars;
+}
+
+/** Whether a document opts out of its applier's substitution (`kustomize.toolkit.fluxcd.io/substitute: disabled`). */
+export function substitutionDisabled(o: KubeObject): boolean {
+  const annotations = asRecord(asRecord(o.body.metadata)?.annotations);
+  return annotations?.['kustomize.toolkit.fluxcd.io/substitute'] === 'disabled';
+}
+
+/**
+ * `postBuild.substitute` entries a Kustomization's `spec.patches` give the Kustomizations it
+ * applies: strategic-merge patches targeting every Flux Kustomization (no name or selector), as
+ * home-ops repos use to pass `CLUSTER: ${CLUSTER}` down. Values are then substituted by the
+ * parent's own variables, since its post-build runs after its patches.
+ */
+export function patchedChildSubstitute(parent: KubeObject, parentVars: Record<string, string> | undefined): Record<string, string> | undefined {
+  let raw = patchedCache.get(parent);
+  if (raw === undefined) patchedCache.set(parent, (raw = readPatchedSubstitute(parent)));
+  if (!raw) return undefined;
+  let out: Record<string, string> | undefined;
+  for (const [k, v] of Object.entries(raw)) {
+    const value = substituteInline(v, parentVars);
+    // A value the parent's variables leave unresolved is unknown, not literally `${…}`.
+    if (!value.includes('${')) (out ??= {})[k] = value;
+  }
+  return out;
+}
+
+const patchedCache = new WeakMap<KubeObject, Record<string, string> | null>();
+
+function readPatchedSubstitute(parent: KubeObject): Record<string, string> | null {
+  let out: Record<string, string> | null = null;
+  for (const p of asArray(asRecord(parent.body.spec)?.patches)) {
+    const entry = asRecord(p);
+    const target = asRecord(entry?.target);
+    const text = asString(entry?.patch);
+    if (!entry || !text || !target || target.kind !== 'Kustomization') continue;
+    if (target.name || target.labelSelector || target.annotationSelector) continue;
+    if (target.group !== undefined && target.group !== 'kustomize.toolkit.fluxcd.io') continue;
+    const doc = parseSourceFile(`${parent.file}#patch`, text).docs[0];
+    const body = asRecord(doc?.value);
+    if (!body || body.kind !== 'Kustomization') continue;
+    const substitute = asRecord(asRecord(asRecord(body.spec)?.postBuild)?.substitute);
+    for (const [k, v] of Object.entries(substitute ?? {})) {
+      if (v !== null && typeof v !== 'object') (out ??= {})[k] = String(v);
+    }
+  }
+  return out;
 }
 
 /**

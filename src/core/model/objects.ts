@@ -18,6 +18,8 @@ export interface KubeObject {
   readonly fluxKind: FluxKind | undefined;
   /** Inferred by the model (the bootstrap Kustomization `flux bootstrap` writes at install time), not written in the file. */
   readonly synthetic?: boolean;
+  /** For objects the model derives from another (a FluxInstance's sync, a ResourceSet's resources): that object. */
+  readonly origin?: KubeObject;
 }
 
 const cache = new WeakMap<SourceFile, KubeObject[]>();

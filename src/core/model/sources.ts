@@ -1,11 +1,22 @@
 import type { Workspace } from '../workspace/workspace';
 import type { Reference } from './graph';
 import { asArray, asRecord, asString, type KubeObject } from './objects';
-import { mountedView, normalizeVirtual, workspaceView, type Mount, type SourceView } from './view';
+import { mountedView, normalizeVirtual, subfolderView, workspaceView, type Mount, type SourceView } from './view';
+
+/** How the folder a workspace source's artifact starts at was decided. */
+export type SourceRootOrigin = 'remote' | 'bootstrap' | 'configured' | 'inferred';
 
 /** Where a Kustomization's files come from, as far as the workspace can tell. */
 export type SourceResolution =
-  | { kind: 'view'; view: SourceView; object: KubeObject | undefined; description: string }
+  | {
+      kind: 'view';
+      view: SourceView;
+      object: KubeObject | undefined;
+      description: string;
+      /** Workspace folder (relative, '' = the root) the artifact's root is; undefined for generated artifacts. */
+      root?: string;
+      rootOrigin?: SourceRootOrigin;
+    }
   | { kind: 'external'; object: KubeObject | undefined; description: string }
   | { kind: 'missing'; description: string }
   | { kind: 'none'; description: string };
@@ -78,19 +89,100 @@ export function normalizeGitUrl(url: string): string {
     .toLowerCase();
 }
 
+/** What the workspace's Git checkout is (from `.git/HEAD`); empty when unknown. */
+export interface GitCheckout {
+  readonly branch?: string;
+  readonly commit?: string;
+  /** Tags pointing at `commit`. */
+  readonly tags?: readonly string[];
+}
+
 export interface SourceOptions {
   remotes: readonly string[];
+  checkout?: GitCheckout;
+  /** `Kind/namespace/name` → workspace folder (relative) its artifact holds: settings and `.gitops-preview.yaml`. */
+  sourceRoots?: ReadonlyMap<string, string>;
+  /** `Kind/name` → the `spec.path`s Kustomizations read from sources of that kind and name (root inference). */
+  pathsBySource?: ReadonlyMap<string, readonly string[]>;
+}
+
+/** `flux bootstrap` and the Flux Operator name the cluster's own sync source after its namespace. */
+function isBootstrapSource(ref: Reference, object: KubeObject | undefined): boolean {
+  // Inferred by the model: the gotk-sync placeholder's or a FluxInstance's sync source (not a ResourceSet's objects).
+  if (object?.synthetic && object.origin?.kind !== 'ResourceSet') return true;
+  return ref.name === 'flux-system' && ref.namespace === 'flux-system';
+}
+
+function urlMatchesRemote(url: string | undefined, options: SourceOptions): boolean {
+  return !!url && options.remotes.some((r) => normalizeGitUrl(r) === normalizeGitUrl(url));
 }
 
 /**
- * `flux bootstrap` names the GitRepository of the repository it bootstraps `flux-system/flux-system`,
- * and often creates it outside the repo; it is the workspace. Other Git URLs are the workspace only
- * when they match one of its remotes. Anything else is external: shown, never guessed.
+ * Whether a GitRepository's `spec.ref` names what the workspace has checked out. Unknown checkouts
+ * and refs that cannot be compared (semver ranges, no ref) count as the same.
  */
-function isWorkspaceGitRepository(ref: Reference, object: KubeObject | undefined, options: SourceOptions): boolean {
-  const url = asString(asRecord(object?.body.spec)?.url);
-  if (url && options.remotes.some((r) => normalizeGitUrl(r) === normalizeGitUrl(url))) return true;
-  return ref.name === 'flux-system' && ref.namespace === 'flux-system';
+export function refMatchesCheckout(ref: Record<string, any> | undefined, checkout: GitCheckout | undefined): { same: boolean; wanted?: string } {
+  if (!ref || !checkout || (!checkout.branch && !checkout.commit)) return { same: true };
+  const commit = asString(ref.commit);
+  if (commit) return { same: !!checkout.commit && (checkout.commit.startsWith(commit) || commit.startsWith(checkout.commit)), wanted: `commit ${commit}` };
+  let name = asString(ref.name);
+  let branch = asString(ref.branch);
+  let tag = asString(ref.tag);
+  if (name?.startsWith('refs/heads/')) branch = name.slice('refs/heads/'.length);
+  else if (name?.startsWith('refs/tags/')) tag = name.slice('refs/tags/'.length);
+  else if (name) return { same: true };
+  if (tag) return { same: !!checkout.tags?.includes(tag), wanted: `tag ${tag}` };
+  if (asString(ref.semver)) return { same: true };
+  if (branch) return { same: checkout.branch === branch, wanted: `branch ${branch}` };
+  return { same: true };
+}
+
+function checkoutLabel(checkout: GitCheckout | undefined): string {
+  if (checkout?.branch) return `branch ${checkout.branch}`;
+  if (checkout?.commit) return `commit ${checkout.commit.slice(0, 12)}`;
+  return 'another ref';
+}
+
+const folderLists = new WeakMap<Workspace, { version: number; dirs: string[] }>();
+
+/** Every folder of the workspace, relative ('' first), shallow before deep. */
+function workspaceFolders(ws: Workspace): string[] {
+  const cached = folderLists.get(ws);
+  if (cached && cached.version === ws.version) return cached.dirs;
+  const dirs: string[] = [];
+  const queue = [''];
+  while (queue.length && dirs.length < 20000) {
+    const rel = queue.shift()!;
+    dirs.push(rel);
+    const info = ws.listDir(rel ? `${ws.root}/${rel}` : ws.root);
+    for (const d of [...(info?.dirs ?? [])].sort()) queue.push(rel ? `${rel}/${d}` : d);
+  }
+  folderLists.set(ws, { version: ws.version, dirs });
+  return dirs;
+}
+
+/**
+ * Folders of the workspace that could be the root of an artifact read at `paths`: those where
+ * every (non-root) path is a folder. Paths naming only the artifact root tell nothing.
+ */
+export function candidateRoots(ws: Workspace, paths: readonly string[]): string[] | undefined {
+  const informative = [...new Set(paths.filter((p) => p !== '' && !p.includes('${')))];
+  if (!informative.length) return undefined;
+  return workspaceFolders(ws).filter((root) => informative.every((p) => ws.hasDir(root ? `${ws.root}/${root}/${p}` : `${ws.root}/${p}`)));
+}
+
+function rootedView(ws: Workspace, root: string): SourceView {
+  return root ? subfolderView(ws, root) : workspaceView(ws);
+}
+
+function rootLabel(root: string): string {
+  return root ? `./${root}` : 'the repository root';
+}
+
+function viewAt(ws: Workspace, object: KubeObject | undefined, label: string, root: string, origin: SourceRootOrigin, detail: string): SourceResolution {
+  const where = origin === 'configured' ? `root ${rootLabel(root)}, configured` : origin === 'inferred' ? `root ${rootLabel(root)}, inferred from where spec.path resolves` : root ? `root ${rootLabel(root)}` : '';
+  const text = [detail, where].filter(Boolean).join('; ');
+  return { kind: 'view', view: rootedView(ws, root), object, description: `${label} (${text})`, root, rootOrigin: origin };
 }
 
 export function resolveSource(ws: Workspace, index: SourceIndex, ref: Reference | undefined, options: SourceOptions, near?: string, depth = 0): SourceResolution {
@@ -98,22 +190,53 @@ export function resolveSource(ws: Workspace, index: SourceIndex, ref: Reference 
   const label = `${ref.kind}/${ref.namespace}/${ref.name}`;
   if (depth > 4) return { kind: 'external', object: undefined, description: `${label} (source chain too deep)` };
   const object = findSource(index, ref.kind, ref.name, ref.namespace, near);
-  if (ref.kind === 'GitRepository') {
-    if (isWorkspaceGitRepository(ref, object, options)) {
-      return { kind: 'view', view: workspaceView(ws), object, description: `${label} (this workspace)` };
-    }
-    if (!object) return { kind: 'missing', description: label };
-    return { kind: 'external', object, description: `${label} (${asString(asRecord(object.body.spec)?.url) ?? 'external'})` };
-  }
   if (ref.kind === 'ExternalArtifact') {
     const generated = generatedArtifact(ws, index, ref, options, near, depth);
     if (generated) return generated;
     if (!object) return { kind: 'missing', description: label };
     return { kind: 'external', object, description: `${label} (produced outside the workspace)` };
   }
-  if (!object) return { kind: 'missing', description: label };
-  const url = asString(asRecord(object.body.spec)?.url) ?? asString(asRecord(object.body.spec)?.endpoint);
+  const spec = asRecord(object?.body.spec);
+  const url = asString(spec?.url) ?? asString(spec?.endpoint);
+  const configured = options.sourceRoots?.get(`${ref.kind}/${ref.namespace}/${ref.name}`);
+  if (configured !== undefined) {
+    const root = normalizeVirtual(configured);
+    if (root !== undefined && (root === '' || ws.hasDir(`${ws.root}/${root}`))) return viewAt(ws, object, label, root, 'configured', 'this workspace');
+    return { kind: 'external', object, description: `${label} (configured source root '${configured}' is not a folder of this workspace)` };
+  }
+  const bootstrap = isBootstrapSource(ref, object);
+  const sameUrl = ref.kind === 'GitRepository' && urlMatchesRemote(url, options);
+  if (sameUrl && !bootstrap) {
+    const match = refMatchesCheckout(asRecord(spec?.ref), options.checkout);
+    if (!match.same) {
+      return { kind: 'external', object, description: `${label} (${url}, ${match.wanted}: the same repository at another ref than this workspace's ${checkoutLabel(options.checkout)})` };
+    }
+    return viewAt(ws, object, label, '', 'remote', 'this workspace');
+  }
+  if (!object && !bootstrap) return { kind: 'missing', description: label };
+  const paths = options.pathsBySource?.get(`${ref.kind}/${ref.name}`) ?? [];
+  const candidates = candidateRoots(ws, paths);
+  if (bootstrap) {
+    // The cluster's own sync source: this workspace, at the root unless the paths say otherwise.
+    if (!candidates || candidates.includes('') || candidates.length === 0 || sameUrl) return viewAt(ws, object, label, '', 'bootstrap', 'this workspace');
+    return viewAt(ws, object, label, candidates[0], 'inferred', candidates.length > 1 ? `this workspace, first of ${candidates.length} candidate folders` : 'this workspace');
+  }
+  // Another repository or an artifact pushed by CI: one workspace folder may hold its contents.
+  if (candidates?.length === 1 && candidates[0] !== '' && plausibleRoot(ref.kind, url, candidates[0])) {
+    return viewAt(ws, object, label, candidates[0], 'inferred', url ?? 'external');
+  }
   return { kind: 'external', object, description: url ? `${label} (${url})` : label };
+}
+
+/**
+ * An artifact pushed from CI (OCIRepository, Bucket) is usually one folder of this repository.
+ * Another Git repository's contents kept in a sub-folder are recognised by the folder's name.
+ */
+function plausibleRoot(kind: string, url: string | undefined, root: string): boolean {
+  if (kind === 'OCIRepository' || kind === 'Bucket') return true;
+  if (kind !== 'GitRepository' || !url) return false;
+  const repoName = normalizeGitUrl(url).split('/').pop();
+  return !!repoName && root.split('/').pop()!.toLowerCase() === repoName;
 }
 
 /** An ExternalArtifact made by an ArtifactGenerator in the workspace, as a view over its copy rules. */

@@ -1,9 +1,9 @@
-import type { PathSegment } from '../yaml/document';
+import type { PathSegment, YamlDoc } from '../yaml/document';
 import type { Workspace } from '../workspace/workspace';
 import type { ExpandProblem } from './expand';
 import type { FluxKind } from './kinds';
 import type { KubeObject } from './objects';
-import type { SourceResolution, SourceIndex } from './sources';
+import type { GitCheckout, SourceResolution, SourceIndex } from './sources';
 
 /** A reference to another object (dependsOn entry, sourceRef), with where it is written. */
 export interface Reference {
@@ -53,6 +53,8 @@ export interface KustomizationNode extends FluxNodeBase {
   appliesItself: boolean;
   readonly problems: ExpandProblem[];
   readonly remoteResources: string[];
+  /** `postBuild.substitute` entries the applying Kustomization's `spec.patches` add (values already substituted). */
+  readonly inheritedSubstitute: Record<string, string> | undefined;
 }
 
 export interface HelmReleaseNode extends FluxNodeBase {
@@ -84,6 +86,15 @@ export interface ClusterModel {
   readonly byKey: Map<string, AppliedObject[]>;
 }
 
+/** A finding of the model build itself: Kustomizations applying each other, a bound of the analysis. */
+export interface ModelProblem {
+  readonly code: 'apply-cycle' | 'analysis-limit';
+  readonly message: string;
+  readonly doc: YamlDoc;
+  readonly path: PathSegment[];
+  readonly related: { readonly doc: YamlDoc; readonly path: PathSegment[]; readonly message: string }[];
+}
+
 export interface RepoModel {
   readonly workspace: Workspace;
   readonly version: number;
@@ -98,6 +109,9 @@ export interface RepoModel {
   readonly appliedById: Map<string, AppliedObject[]>;
   readonly sourceIndex: SourceIndex;
   readonly isNamespaced: (kind: string, apiVersion?: string) => boolean;
+  readonly problems: ModelProblem[];
+  /** kustomize expansions this build computed (the rest came from the previous builds' memo). */
+  readonly expansionsComputed: number;
 }
 
 export function objectKey(kind: string, namespace: string | undefined, name: string): string {
@@ -118,6 +132,10 @@ export function helmReleaseName(name: string, targetNamespace: string | undefine
 export interface BuildOptions {
   /** URLs of the workspace's Git remotes: a GitRepository with one of them is this workspace. */
   remotes?: readonly string[];
+  /** What `.git/HEAD` has checked out: a GitRepository of this URL at another ref is another source. */
+  checkout?: GitCheckout;
+  /** The `gitopsPreview.sourceRoots` setting: `Kind/namespace/name` → workspace folder holding that source's artifact. */
+  sourceRoots?: Readonly<Record<string, string>>;
   /** sha256 hex of a string (core has no crypto import; the caller passes node:crypto's). */
   sha256?: (s: string) => string;
 }

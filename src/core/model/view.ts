@@ -45,6 +45,17 @@ export function workspaceView(ws: Workspace): SourceView {
   return view;
 }
 
+const subfolderViews = new WeakMap<Workspace, Map<string, SourceView>>();
+
+/** A workspace folder (relative to the root) as the root of a source artifact. */
+export function subfolderView(ws: Workspace, folder: string): SourceView {
+  let views = subfolderViews.get(ws);
+  if (!views) subfolderViews.set(ws, (views = new Map()));
+  let view = views.get(folder);
+  if (!view) views.set(folder, (view = makeWorkspaceView(ws, `${ws.root}/${folder}`)));
+  return view;
+}
+
 function makeWorkspaceView(ws: Workspace, rootDir: string): SourceView {
   const real = (vpath: string) => (vpath ? `${rootDir}/${vpath}` : rootDir);
   return {

@@ -53,10 +53,5 @@ export function kindFromAlias(alias: string): string | undefined {
   return ALIASES[alias.toLowerCase()];
 }
 
-/** `group/version` as in an object's apiVersion. */
-export function apiVersionOf(t: Pick<ResourceType, 'group' | 'version'>): string {
-  return t.group ? `${t.group}/${t.version}` : t.version;
-}
-
 /** Kinds whose objects are Flux sources (can be reconciled as "the source"). */
 export const SOURCE_KINDS = new Set(['GitRepository', 'OCIRepository', 'HelmRepository', 'HelmChart', 'Bucket', 'ExternalArtifact']);

@@ -135,7 +135,15 @@ function replace(s: string, old: string, by: string, n: number): string {
   return by + [...s].map((c) => c + by).join('');
 }
 
+/**
+ * envsubst trims by matching the pattern against every prefix (or suffix), each match linear in the
+ * prefix: quadratic in the value. A longer value would let a repository stall the editor, so it is
+ * left as it is (the result then differs from Flux's, for values no real manifest holds).
+ */
+const MAX_TRIMMED_LENGTH = 4096;
+
 function trimShortest(s: string, pattern: string): string {
+  if (s.length > MAX_TRIMMED_LENGTH) return s;
   let shortest = '';
   for (let i = 0; i < s.length; i++) {
     const candidate = s.slice(0, s.length - i);
@@ -147,6 +155,7 @@ function trimShortest(s: string, pattern: string): string {
 }
 
 function trimLongest(s: string, pattern: string): string {
+  if (s.length > MAX_TRIMMED_LENGTH) return s;
   for (let i = 0; i < s.length; i++) {
     const candidate = s.slice(0, s.length - i);
     const m = globMatch(pattern, candidate);

@@ -49,7 +49,7 @@ const cache = new WeakMap<RepoModel, WeakMap<KustomizationNode, SubstituteVars>>
  * same parsed objects: reuse the resolution when the Kustomization document, its namespace and
  * every `substituteFrom` lookup result are unchanged.
  */
-const stable = new WeakMap<KubeObject, { namespace: string; sources: (KubeObject | undefined)[]; result: SubstituteVars }>();
+const stable = new WeakMap<KubeObject, { namespace: string; sources: (KubeObject | undefined)[]; inherited: string; result: SubstituteVars }>();
 
 /**
  * The variables a Kustomization's `postBuild` defines, resolved as kustomize-controller does:
@@ -72,11 +72,12 @@ export function resolveSubstituteVars(ks: KustomizationNode, model: RepoModel): 
   });
   const previous = stable.get(obj);
   let result: SubstituteVars;
-  if (previous && previous.namespace === namespace && previous.sources.length === refs.length && previous.sources.every((s, i) => s === refs[i])) {
+  const inherited = JSON.stringify(ks.inheritedSubstitute ?? null);
+  if (previous && previous.namespace === namespace && previous.inherited === inherited && previous.sources.length === refs.length && previous.sources.every((s, i) => s === refs[i])) {
     result = previous.result;
   } else {
     result = resolveUncached(ks, postBuild, namespace, refs);
-    stable.set(obj, { namespace, sources: refs, result });
+    stable.set(obj, { namespace, sources: refs, inherited, result });
   }
   perModel.set(ks, result);
   return result;
@@ -86,13 +87,13 @@ function resolveUncached(ks: KustomizationNode, postBuild: Record<string, any> |
   const obj = ks.applied.object;
   const vars = new Map<string, SubstituteVar>();
   const unresolved: UnresolvedSource[] = [];
-  if (!postBuild) return { enabled: false, vars, complete: true, unresolved, active: false };
+  if (!postBuild && !ks.inheritedSubstitute) return { enabled: false, vars, complete: true, unresolved, active: false };
   const define = (name: string, value: string, masked: boolean, origin: VarOrigin) => {
     const previous = vars.get(name);
     const overrides = previous ? [...previous.overrides, previous.origin] : [];
     vars.set(name, { name, value: masked ? '***' : value.replace(/\n/g, ''), masked, origin, overrides });
   };
-  asArray(postBuild.substituteFrom).forEach((entry, index) => {
+  asArray(postBuild?.substituteFrom).forEach((entry, index) => {
     const e = asRecord(entry);
     const kind = asString(e?.kind);
     const name = asString(e?.name);
@@ -115,11 +116,16 @@ function resolveUncached(ks: KustomizationNode, postBuild: Record<string, any> |
       for (const [key, value] of Object.entries(data)) define(key, scalarText(value), kind === 'Secret', origin(key, field));
     }
   });
-  const inline = asRecord(postBuild.substitute);
+  const inline = asRecord(postBuild?.substitute);
   if (inline) {
     for (const [key, value] of Object.entries(inline)) {
       define(key, scalarText(value), false, { kind: 'substitute', name: `${namespace}/${ks.applied.name}`, doc: obj.doc, path: ['spec', 'postBuild', 'substitute', key] });
     }
+  }
+  // Entries the applying Kustomization's spec.patches add to this one's postBuild.substitute.
+  const parent = ks.applied.appliedBy;
+  for (const [key, value] of Object.entries(ks.inheritedSubstitute ?? {})) {
+    define(key, value, false, { kind: 'substitute', name: parent ? `${parent.applied.namespace}/${parent.applied.name} (spec.patches)` : `${namespace}/${ks.applied.name}`, doc: parent?.applied.object.doc, path: parent ? ['spec', 'patches'] : undefined });
   }
   // An unknown non-optional source would fail the Kustomization anyway; an unknown optional one may
   // or may not exist in the cluster. Either way its keys are unknown.

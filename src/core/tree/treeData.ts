@@ -19,6 +19,16 @@ export interface TreeKustomizationEntry extends TreeObjectEntry {
   applies: string[];
 }
 
+export interface TreeSourceEntry extends TreeObjectEntry {
+  /**
+   * The workspace folder this source's artifact holds (`.` = the repository root), when a
+   * Kustomization of the cluster reads it from the workspace; null when it is external or unread.
+   */
+  root: string | null;
+  /** How `root` was decided: `remote` (URL of a Git remote), `bootstrap`, `configured`, `inferred`. */
+  rootOrigin: string | null;
+}
+
 export interface TreeNodeEntry {
   kind: string;
   name: string;
@@ -32,7 +42,7 @@ export interface TreeJson {
   clusters: { name: string; root: TreeNodeEntry }[];
   kustomizations: TreeKustomizationEntry[];
   helmReleases: TreeObjectEntry[];
-  sources: TreeObjectEntry[];
+  sources: TreeSourceEntry[];
   unapplied: TreeObjectEntry[];
 }
 
@@ -50,7 +60,8 @@ function entry(root: string, applied: AppliedObject): TreeObjectEntry {
     name: applied.name,
     namespace: applied.namespace ?? '',
     file: relativePath(root, applied.object.doc.file.path),
-    line: docLine(applied.object.doc),
+    // Objects the Flux Operator creates point at what creates them (FluxInstance, ResourceSet).
+    line: docLine(applied.object.origin?.doc ?? applied.object.doc),
     cluster: applied.cluster.name,
   };
 }
@@ -96,7 +107,11 @@ export function treeJson(model: RepoModel): TreeJson {
       });
     }
     for (const hr of cluster.helmReleases) out.helmReleases.push(entry(root, hr.applied));
-    for (const src of cluster.sources) out.sources.push(entry(root, src.applied));
+    const roots = sourceRootsOf(cluster);
+    for (const src of cluster.sources) {
+      const r = roots.get(src.applied.object.id);
+      out.sources.push({ ...entry(root, src.applied), root: r ? (r.root ? `./${r.root}` : '.') : null, rootOrigin: r?.origin ?? null });
+    }
   }
   out.unapplied = model.unapplied.map((o) => unappliedEntry(root, o));
   return out;
@@ -130,6 +145,14 @@ export function treeText(model: RepoModel): string {
   return lines.join('\n');
 }
 
-export function clusterOf(model: RepoModel, name: string): ClusterModel | undefined {
-  return model.clusters.find((c) => c.name === name);
+/** Source object id → the workspace folder its artifact was read from in this cluster, and why. */
+export function sourceRootsOf(cluster: ClusterModel): Map<string, { root: string; origin: string }> {
+  const out = new Map<string, { root: string; origin: string }>();
+  for (const ks of cluster.kustomizations) {
+    const s = ks.source;
+    if (s.kind !== 'view' || !s.object || s.root === undefined || !s.rootOrigin) continue;
+    if (!out.has(s.object.id)) out.set(s.object.id, { root: s.root, origin: s.rootOrigin });
+  }
+  return out;
 }
+

@@ -4,7 +4,7 @@ import type { KubeObject } from '../model/objects';
 import { asRecord, asString } from '../model/objects';
 import { docLine, type YamlDoc } from '../yaml/document';
 import type { Range } from '../yaml/lines';
-import { relativePath } from './treeData';
+import { relativePath, sourceRootsOf } from './treeData';
 
 /**
  * The Flux tree view as plain data, buildable from a RepoModel without VS Code. Children are
@@ -217,7 +217,7 @@ export function present(node: TreeNode, model: RepoModel, live?: LiveLookup): No
         contextValue: fluxContextValue(a.kind, undefined, undefined),
         collapsible: 'none',
         icon: kindIcon(undefined),
-        location: locationOf(a.object.doc),
+        location: locationOf(a.object.origin?.doc ?? a.object.doc),
       };
     }
     case 'unappliedGroup':
@@ -282,6 +282,7 @@ function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => stri
     const src = flux.sourceRef ? `${flux.sourceRef.kind}/${flux.sourceRef.name}` : 'no source';
     description = `${src} · ./${flux.path}`;
     details.push(`Source: ${escapeMarkdown(flux.source.description)}`, `Path: \`./${flux.path}\``);
+    if (flux.source.kind === 'view' && flux.source.root !== undefined) details.push(sourceRootLine(flux.source.root, flux.source.rootOrigin));
     if (flux.targetNamespace) details.push(`targetNamespace: ${escapeMarkdown(flux.targetNamespace)}`);
     if (flux.dependsOn.length) details.push(`dependsOn: ${flux.dependsOn.map((d) => escapeMarkdown(`${d.namespace}/${d.name}`)).join(', ')}`);
     details.push(`Applies ${flux.applies.length} objects`);
@@ -301,8 +302,11 @@ function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => stri
     const url = asString(spec?.url) ?? asString(spec?.endpoint);
     description = url ? `${a.kind} · ${url}` : a.kind;
     if (url) details.push(`URL: ${escapeMarkdown(url)}`);
+    const root = sourceRootsOf(a.cluster).get(a.object.id);
+    if (root) details.push(sourceRootLine(root.root, root.origin));
   }
-  if (a.object.synthetic) details.push('_Inferred: `flux bootstrap` creates it at install time_');
+  if (a.object.origin) details.push(`_Created by ${escapeMarkdown(`${a.object.origin.kind} ${a.object.origin.namespace ?? ''}/${a.object.origin.name}`)}_`);
+  else if (a.object.synthetic) details.push('_Inferred: `flux bootstrap` creates it at install time_');
   if (live) {
     description = `${description ? description + ' · ' : ''}${live.state}`;
     details.push(...liveLines(live));
@@ -311,12 +315,23 @@ function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => stri
     id,
     label: a.name,
     description,
-    tooltip: objectTooltip(a.kind, a.namespace, a.name, where(a.object.doc), details),
+    tooltip: objectTooltip(a.kind, a.namespace, a.name, where(a.object.origin?.doc ?? a.object.doc), details),
     contextValue: fluxContextValue(a.kind, a.object.fluxKind, live?.state),
     collapsible: flux?.kind === 'Kustomization' && flux.applies.length ? (a.appliedBy ? 'collapsed' : 'expanded') : 'none',
     icon: live ? STATE_ICON[live.state] : kindIcon(a.object.fluxKind),
-    location: locationOf(a.object.doc),
+    location: locationOf(a.object.origin?.doc ?? a.object.doc),
   };
+}
+
+const ROOT_ORIGIN: Record<string, string> = {
+  remote: 'its URL is a Git remote of this workspace',
+  bootstrap: "the cluster's own sync source",
+  configured: 'configured in `gitopsPreview.sourceRoots` or `.gitops-preview.yaml`',
+  inferred: 'inferred from where the `spec.path`s reading it resolve; pin it with `gitopsPreview.sourceRoots` or `.gitops-preview.yaml`',
+};
+
+function sourceRootLine(root: string, origin: string | undefined): string {
+  return `Source root: \`${root ? `./${root.replace(/`/g, "'")}` : '.'}\` (${origin ? ROOT_ORIGIN[origin] ?? escapeMarkdown(origin) : 'this workspace'})`;
 }
 
 function liveLines(s: LiveInfo): string[] {

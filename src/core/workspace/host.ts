@@ -6,11 +6,31 @@
 export interface DirEntry {
   name: string;
   isDirectory: boolean;
+  /** A symbolic link (to a file or folder, already followed for `isDirectory`): its target must stay inside the workspace. */
+  link?: boolean;
+  /** Why the entry cannot be read (a FIFO, a device, a broken link); undefined for files and folders. */
+  unreadable?: string;
 }
 
+/** A file that exists but was not read: why, for a diagnostic at the file. */
+export interface FileNotRead {
+  readonly notRead: 'unreadable' | 'too-large';
+  readonly message: string;
+}
+
+/** The text of a file, why it was not read, or undefined when there is no such file. */
+export type FileRead = string | FileNotRead | undefined;
+
 export interface WorkspaceHost {
-  readFile(path: string): string | undefined;
+  /** Reads a regular file of at most `maxBytes` bytes (checked before reading). */
+  readFile(path: string, maxBytes: number): FileRead;
   readDir(path: string): DirEntry[];
+  /** The path with every symbolic link resolved; undefined when it cannot be resolved. Hosts without links omit it. */
+  realPath?(path: string): string | undefined;
+}
+
+export function isNotRead(read: FileRead): read is FileNotRead {
+  return typeof read === 'object';
 }
 
 /** A host over a plain object `{ 'a/b.yaml': 'text' }`, rooted at `root` (used by tests and benchmarks). */
@@ -35,7 +55,16 @@ export function memoryHost(root: string, files: Record<string, string>): Workspa
     byPath.set(`${root}/${rel}`, text);
   }
   return {
-    readFile: (path) => byPath.get(path),
+    readFile(path, maxBytes) {
+      const text = byPath.get(path);
+      if (text !== undefined && text.length > maxBytes) return tooLarge(text.length, maxBytes);
+      return text;
+    },
     readDir: (path) => [...(dirs.get(path) ?? new Map<string, boolean>())].map(([name, isDirectory]) => ({ name, isDirectory })),
   };
+}
+
+export function tooLarge(size: number, maxBytes: number): FileNotRead {
+  const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+  return { notRead: 'too-large', message: `File is ${mb(size)}, larger than the ${mb(maxBytes)} read limit; it was not read, so checks skip it (Flux would still apply it).` };
 }

@@ -32,46 +32,166 @@ export const DEFAULT_SOURCE_IGNORE = [
 ];
 
 interface Rule {
-  regex: RegExp;
+  /** Segments of the pattern; '**' segments match any number of path segments. */
+  segments: Segment[];
   negate: boolean;
   dirOnly: boolean;
 }
 
-function globToRegex(glob: string): string {
-  let out = '';
+/** One path segment's matcher: a star-separated list of parts, or a `**` (any number of segments). */
+type Segment = { kind: 'any' } | { kind: 'glob'; parts: Atom[][]; leadingStar: boolean; trailingStar: boolean };
+/** One character: literal, `?`, or a class. */
+type Atom = { kind: 'char'; c: string } | { kind: 'one' } | { kind: 'class'; negate: boolean; ranges: [string, string][] };
+
+/**
+ * Compiles a gitignore glob into segment matchers that run in linear time per attempt, never a
+ * backtracking RegExp: a `.sourceignore` is repository input, and `*a*a*a*…b` against a long name
+ * would otherwise take exponential time.
+ */
+function compileGlob(glob: string): Segment[] {
+  const segments: Segment[] = [];
+  const raw = splitUnescaped(glob);
+  raw.forEach((seg, i) => {
+    if (seg === '**') {
+      // A trailing `**` matches everything inside (at least one segment), elsewhere zero or more.
+      if (i === raw.length - 1) segments.push(globSegment('*'), { kind: 'any' });
+      else if (segments[segments.length - 1]?.kind !== 'any') segments.push({ kind: 'any' });
+    } else segments.push(globSegment(seg));
+  });
+  return segments;
+}
+
+function splitUnescaped(glob: string): string[] {
+  const out: string[] = [];
+  let current = '';
   for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        // `**/` matches zero or more directories, a trailing `**` everything below.
-        if (glob[i + 2] === '/') {
-          out += '(?:.*/)?';
-          i += 2;
-        } else {
-          out += '.*';
-          i += 1;
-        }
-      } else {
-        out += '[^/]*';
-      }
-    } else if (c === '?') {
-      out += '[^/]';
-    } else if (c === '[') {
-      const close = glob.indexOf(']', i + 1);
-      if (close === -1) out += '\\[';
-      else {
-        let cls = glob.slice(i + 1, close);
-        if (cls.startsWith('!')) cls = '^' + cls.slice(1);
-        out += `[${cls.replace(/\\/g, '\\\\')}]`;
-        i = close;
-      }
-    } else if (c === '\\' && i + 1 < glob.length) {
-      out += '\\' + glob[++i];
-    } else {
-      out += /[.+^${}()|\\]/.test(c) ? '\\' + c : c;
-    }
+    if (glob[i] === '\\' && i + 1 < glob.length) current += glob[i] + glob[++i];
+    else if (glob[i] === '/') {
+      out.push(current);
+      current = '';
+    } else current += glob[i];
   }
+  out.push(current);
   return out;
+}
+
+function globSegment(seg: string): Segment {
+  const chunks: Atom[][] = [[]];
+  let leadingStar = false;
+  let trailingStar = false;
+  for (let i = 0; i < seg.length; i++) {
+    const c = seg[i];
+    const chunk = chunks[chunks.length - 1];
+    if (c === '*') {
+      if (i === 0) leadingStar = true;
+      if (chunk.length) chunks.push([]);
+      trailingStar = true;
+      continue;
+    }
+    trailingStar = false;
+    if (c === '?') chunk.push({ kind: 'one' });
+    else if (c === '[' && seg.indexOf(']', i + 2) !== -1) {
+      const close = seg.indexOf(']', i + 2);
+      let body = seg.slice(i + 1, close);
+      let negate = false;
+      if (body[0] === '!' || body[0] === '^') {
+        negate = true;
+        body = body.slice(1);
+      }
+      const ranges: [string, string][] = [];
+      for (let j = 0; j < body.length; j++) {
+        let lo = body[j];
+        if (lo === '\\' && j + 1 < body.length) lo = body[++j];
+        if (body[j + 1] === '-' && j + 2 < body.length) {
+          let hi = body[j + 2];
+          j += 2;
+          if (hi === '\\' && j + 1 < body.length) hi = body[++j];
+          ranges.push([lo, hi]);
+        } else ranges.push([lo, lo]);
+      }
+      chunk.push({ kind: 'class', negate, ranges });
+      i = close;
+    } else if (c === '\\' && i + 1 < seg.length) chunk.push({ kind: 'char', c: seg[++i] });
+    else chunk.push({ kind: 'char', c });
+  }
+  return { kind: 'glob', parts: chunks.filter((c) => c.length > 0), leadingStar, trailingStar };
+}
+
+function atomMatches(atom: Atom, c: string): boolean {
+  if (atom.kind === 'char') return atom.c === c;
+  if (atom.kind === 'one') return true;
+  const inside = atom.ranges.some(([lo, hi]) => lo <= c && c <= hi);
+  return inside !== atom.negate;
+}
+
+function partAt(part: Atom[], name: string, at: number): boolean {
+  if (at + part.length > name.length) return false;
+  for (let k = 0; k < part.length; k++) if (!atomMatches(part[k], name[at + k])) return false;
+  return true;
+}
+
+/**
+ * Whether one segment glob matches a whole name. The parts between stars are placed greedily at
+ * their leftmost position (the first and last anchored when no star precedes or follows them),
+ * which is exact for globs and costs at most name length × pattern length: no backtracking.
+ */
+function segmentMatches(seg: Segment & { kind: 'glob' }, name: string): boolean {
+  const { parts, leadingStar, trailingStar } = seg;
+  if (!leadingStar && !trailingStar && parts.length <= 1) {
+    const only = parts[0] ?? [];
+    return only.length === name.length && partAt(only, name, 0);
+  }
+  let lo = 0;
+  let hi = name.length;
+  let from = 0;
+  let to = parts.length;
+  if (!leadingStar) {
+    if (!partAt(parts[0], name, 0)) return false;
+    lo = parts[0].length;
+    from = 1;
+  }
+  if (!trailingStar) {
+    const tail = parts[parts.length - 1];
+    hi = name.length - tail.length;
+    if (hi < lo || !partAt(tail, name, hi)) return false;
+    to = parts.length - 1;
+  }
+  for (let p = from; p < to; p++) {
+    let at = lo;
+    while (at + parts[p].length <= hi && !partAt(parts[p], name, at)) at++;
+    if (at + parts[p].length > hi) return false;
+    lo = at + parts[p].length;
+  }
+  return true;
+}
+
+/**
+ * Whether the segments match `path[0..k)` for some k in 1..limit: the pattern names the path or one
+ * of its parent folders. `**` segments are the stars of the same greedy scheme, over whole segments.
+ */
+function matchesPrefix(segments: Segment[], path: string[], limit: number): boolean {
+  // A pattern matching a prefix is the pattern followed by an implicit `**`; greedy star matching
+  // with single-segment items is exact and takes at most path length × pattern length steps.
+  const items = [...segments, { kind: 'any' } as Segment];
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let mark = 0;
+  while (j < limit) {
+    const item = items[i];
+    if (item?.kind === 'any') {
+      star = i++;
+      mark = j;
+    } else if (item && segmentMatches(item, path[j])) {
+      i++;
+      j++;
+    } else if (star >= 0) {
+      i = star + 1;
+      j = ++mark;
+    } else return false;
+  }
+  while (items[i]?.kind === 'any') i++;
+  return i === items.length && limit > 0 && segments.some((s) => s.kind === 'glob');
 }
 
 export function compileIgnore(lines: readonly string[]): Rule[] {
@@ -93,9 +213,9 @@ export function compileIgnore(lines: readonly string[]): Rule[] {
     // A pattern with a slash (other than trailing) is anchored to the .sourceignore's directory.
     const anchored = line.includes('/');
     if (line.startsWith('/')) line = line.slice(1);
-    const body = globToRegex(line);
-    const regex = new RegExp(anchored ? `^${body}(?:/.*)?$` : `^(?:.*/)?${body}(?:/.*)?$`);
-    rules.push({ regex, negate, dirOnly });
+    if (!line) continue;
+    const segments = compileGlob(line);
+    rules.push({ segments: anchored ? segments : [{ kind: 'any' }, ...segments], negate, dirOnly });
   }
   return rules;
 }
@@ -117,21 +237,14 @@ export class IgnoreMatcher {
         if (!rel.startsWith(scope.dir + '/')) continue;
         sub = rel.slice(scope.dir.length + 1);
       }
+      const parts = sub.split('/');
       for (const rule of scope.rules) {
-        if (!rule.regex.test(sub)) continue;
         // A dir-only rule matches a file only through one of its parent directories.
-        if (rule.dirOnly && !isDirectory && !hasMatchingParent(rule.regex, sub)) continue;
+        const limit = rule.dirOnly && !isDirectory ? parts.length - 1 : parts.length;
+        if (!matchesPrefix(rule.segments, parts, limit)) continue;
         ignored = !rule.negate;
       }
     }
     return ignored;
   }
-}
-
-function hasMatchingParent(regex: RegExp, path: string): boolean {
-  const parts = path.split('/');
-  for (let i = 1; i < parts.length; i++) {
-    if (regex.test(parts.slice(0, i).join('/'))) return true;
-  }
-  return false;
 }

@@ -1,5 +1,5 @@
-import { parseSourceFile, type SourceFile } from '../yaml/document';
-import type { WorkspaceHost } from './host';
+import { MAX_FILE_BYTES, parseSourceFile, type SourceFile } from '../yaml/document';
+import { isNotRead, type FileNotRead, type FileRead, type WorkspaceHost } from './host';
 import { DEFAULT_SOURCE_IGNORE, IgnoreMatcher } from './sourceignore';
 import { KUSTOMIZATION_FILE_NAMES } from '../model/kinds';
 
@@ -29,7 +29,16 @@ export class Workspace {
   private readonly dirs = new Map<string, DirInfo>();
   /** Folders holding a Helm chart (a `Chart.yaml`); their `templates/` are not Kubernetes YAML. */
   readonly chartDirs = new Set<string>();
+  /** Folders left out of the scan (VCS data, dependencies, chart templates, `.sourceignore`d). */
+  readonly skippedDirs = new Set<string>();
   private readonly overlays = new Map<string, string>();
+  /**
+   * Files (and linked folders) found but not read, with why: not a regular file, too large, a link
+   * leaving the workspace or looping back into it. Reported as diagnostics, never dropped silently.
+   */
+  readonly notRead = new Map<string, FileNotRead>();
+  /** The root with its links resolved: linked entries must resolve inside it. */
+  private realRoot = '';
   private ignore = new IgnoreMatcher();
   private _version = 0;
   private readonly listeners: ((change: WorkspaceChange) => void)[] = [];
@@ -58,9 +67,12 @@ export class Workspace {
     this.files.clear();
     this.dirs.clear();
     this.chartDirs.clear();
+    this.skippedDirs.clear();
+    this.notRead.clear();
     this.ignore = new IgnoreMatcher();
     this.ignore.add('', DEFAULT_SOURCE_IGNORE);
-    this.scanDir(this.root);
+    this.realRoot = this.host.realPath?.(this.root) ?? this.root;
+    this.scan();
     this.bump({ kind: 'all' });
   }
 
@@ -68,39 +80,98 @@ export class Workspace {
     return path === this.root ? '' : path.slice(this.root.length + 1);
   }
 
-  private scanDir(dir: string): void {
+  /**
+   * Walks the tree depth-first with an explicit stack (a deep tree must not exhaust the call stack).
+   * Folders are entered once per real path, so a link back up (`a -> .`) or two links to one
+   * folder cannot multiply the walk, and links resolving outside the workspace are not followed.
+   */
+  private scan(): void {
+    const visited = new Set<string>([this.realRoot]);
+    const stack: { dir: string; real: string }[] = [{ dir: this.root, real: this.realRoot }];
+    while (stack.length) {
+      const { dir, real } = stack.pop()!;
+      const subdirs = this.scanDir(dir, real, visited);
+      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+    }
+  }
+
+  private scanDir(dir: string, realDir: string, visited: Set<string>): { dir: string; real: string }[] {
     const entries = this.host.readDir(dir);
     const sourceIgnore = entries.find((e) => !e.isDirectory && e.name === '.sourceignore');
     if (sourceIgnore) {
-      const text = this.host.readFile(`${dir}/.sourceignore`);
-      if (text !== undefined) this.ignore.add(this.rel(dir), text.split('\n'));
+      const path = `${dir}/.sourceignore`;
+      const read = sourceIgnore.unreadable ? undefined : this.readConfined(path, sourceIgnore.link ? undefined : `${realDir}/.sourceignore`);
+      if (typeof read === 'string') this.ignore.add(this.rel(dir), read.split('\n'));
+      else if (sourceIgnore.unreadable) this.notRead.set(path, { notRead: 'unreadable', message: sourceIgnore.unreadable });
+      else if (isNotRead(read)) this.notRead.set(path, read);
     }
     const isChart = entries.some((e) => !e.isDirectory && e.name === 'Chart.yaml');
     if (isChart) this.chartDirs.add(dir);
     const info: DirInfo = { files: new Set(), dirs: new Set() };
     this.dirs.set(dir, info);
+    const subdirs: { dir: string; real: string }[] = [];
     for (const entry of entries) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory) {
-        if (SKIPPED_DIRS.has(entry.name)) continue;
-        if (isChart && entry.name === 'templates') continue;
-        if (this.ignore.ignores(this.rel(path), true)) continue;
+        if (SKIPPED_DIRS.has(entry.name) || (isChart && entry.name === 'templates') || this.ignore.ignores(this.rel(path), true)) {
+          this.skippedDirs.add(path);
+          continue;
+        }
+        const real = entry.link ? this.host.realPath?.(path) : `${realDir}/${entry.name}`;
+        const refused = this.refuseLinkedDir(real, visited);
+        if (refused) {
+          this.notRead.set(path, { notRead: 'unreadable', message: refused });
+          continue;
+        }
+        visited.add(real!);
         info.dirs.add(entry.name);
-        this.scanDir(path);
+        subdirs.push({ dir: path, real: real! });
       } else {
+        if (entry.name === '.sourceignore') continue;
         if (this.ignore.ignores(this.rel(path), false)) continue;
+        if (entry.unreadable) {
+          if (isManifestFileName(entry.name)) this.notRead.set(path, { notRead: 'unreadable', message: entry.unreadable });
+          continue;
+        }
         info.files.add(entry.name);
-        if (isManifestFileName(entry.name)) this.readAndParse(path);
+        if (isManifestFileName(entry.name)) this.readAndParse(path, this.readConfined(path, entry.link ? undefined : `${realDir}/${entry.name}`));
       }
     }
+    return subdirs;
   }
 
-  private readAndParse(path: string): void {
-    const text = this.overlays.get(path) ?? this.host.readFile(path);
-    if (text === undefined) {
+  /** Why a linked folder is not entered, or undefined when it may be. */
+  private refuseLinkedDir(real: string | undefined, visited: Set<string>): string | undefined {
+    if (real === undefined) return 'Symbolic link cannot be resolved; it was not followed.';
+    if (!this.isUnderRealRoot(real)) return 'Symbolic link leads outside the workspace; it was not followed.';
+    if (visited.has(real)) return `Symbolic link to a folder already read (${real === this.realRoot ? 'the workspace root' : real.slice(this.realRoot.length + 1)}); it was not read again.`;
+    return undefined;
+  }
+
+  private isUnderRealRoot(real: string): boolean {
+    return real === this.realRoot || real.startsWith(this.realRoot.endsWith('/') ? this.realRoot : this.realRoot + '/');
+  }
+
+  /**
+   * Reads a file of the workspace through the host, bounded in size; a file whose real path (given,
+   * or resolved here for links) lies outside the workspace is not read.
+   */
+  private readConfined(path: string, real?: string): FileRead {
+    if (real === undefined && this.host.realPath) {
+      real = this.host.realPath(path);
+      if (real !== undefined && !this.isUnderRealRoot(real)) return { notRead: 'unreadable', message: 'Symbolic link leads outside the workspace; it was not read.' };
+    }
+    return this.host.readFile(path, MAX_FILE_BYTES);
+  }
+
+  private readAndParse(path: string, read: FileRead): void {
+    const text = this.overlays.get(path) ?? read;
+    if (typeof text !== 'string') {
       this.files.delete(path);
+      if (text) this.notRead.set(path, text);
       return;
     }
+    this.notRead.delete(path);
     const previous = this.files.get(path);
     if (previous && previous.text === text) return;
     this.files.set(path, parseSourceFile(path, text));
@@ -111,17 +182,19 @@ export class Workspace {
    * Directory-level changes (new folder, `.sourceignore`, `Chart.yaml`) fall back to a full reload.
    */
   fileChanged(path: string): boolean {
+    // Checked first: `.git/index.lock` or a chart template must never cost a reload or a parse.
+    if (this.isIgnored(path)) return false;
     const name = path.slice(path.lastIndexOf('/') + 1);
     const dir = path.slice(0, path.lastIndexOf('/'));
     if (name === '.sourceignore' || name === 'Chart.yaml' || !this.dirs.has(dir)) {
-      if (!this.isUnderRoot(path)) return false;
       this.load();
       return true;
     }
-    if (this.isIgnored(path)) return false;
-    const exists = this.overlays.has(path) || this.host.readFile(path) !== undefined;
+    const read = this.overlays.has(path) ? undefined : this.readConfined(path);
+    const exists = this.overlays.has(path) || read !== undefined;
     const info = this.dirs.get(dir)!;
     if (!exists) {
+      this.notRead.delete(path);
       if (this.dirs.has(path)) {
         this.load();
         return true;
@@ -138,8 +211,9 @@ export class Workspace {
       return false;
     }
     const before = this.files.get(path);
-    this.readAndParse(path);
-    if (this.files.get(path) === before && !isNew) return false;
+    const notReadBefore = this.notRead.get(path);
+    this.readAndParse(path, read);
+    if (this.files.get(path) === before && this.notRead.get(path) === notReadBefore && !isNew) return false;
     this.bump(isNew ? { kind: 'all' } : { kind: 'file', path });
     return true;
   }
@@ -153,7 +227,10 @@ export class Workspace {
 
   /** The text the model sees for a file: the editor buffer when there is one, else the disk. */
   readText(path: string): string | undefined {
-    return this.overlays.get(path) ?? this.files.get(path)?.text ?? this.host.readFile(path);
+    const known = this.overlays.get(path) ?? this.files.get(path)?.text;
+    if (known !== undefined || !this.isUnderRoot(path)) return known;
+    const read = this.readConfined(path);
+    return typeof read === 'string' ? read : undefined;
   }
 
   isUnderRoot(path: string): boolean {

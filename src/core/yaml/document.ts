@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, isPair, parseAllDocuments, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, isPair, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
 import { LineIndex, type Range } from './lines';
 
 export type PathSegment = string | number;
@@ -6,6 +6,8 @@ export type PathSegment = string | number;
 export interface YamlProblem {
   message: string;
   range: Range;
+  /** A read limit was hit (size, document count): the file is valid YAML, only partly read. */
+  limit?: boolean;
 }
 
 /** One YAML document of a file, with its plain value and the parsed tree kept for exact ranges. */
@@ -33,8 +35,14 @@ export interface SourceFile {
 
 /** Larger files are almost certainly generated bundles; parsing them would stall the editor. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
-/** YAML alias expansion bound: stops "billion laughs" documents while allowing normal anchors. */
-const MAX_ALIAS_COUNT = 1000;
+/** Aliases per document; resolving each one scans the document's anchors, so many cost quadratic time. */
+export const MAX_ALIASES = 1000;
+/** Anchors per document that has aliases (the other factor of that scan). */
+export const MAX_ANCHORS = 10_000;
+/** Nodes aliases may add to a document once expanded ("billion laughs" documents stop here). */
+export const MAX_ALIAS_EXPANSION = 100_000;
+/** Documents read per file; real multi-document bundles have hundreds, a million empty ones exhaust memory. */
+export const MAX_DOCUMENTS = 10_000;
 
 /**
  * A file is parsed on first access to `docs`, `problems` or `lines`: building the tree only needs
@@ -86,6 +94,7 @@ function parseText(file: SourceFile): { docs: YamlDoc[]; problems: YamlProblem[]
     problems.push({
       message: `File is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB and was not read; Flux would still apply it.`,
       range: lines.range(0, 0),
+      limit: true,
     });
     return result;
   }
@@ -93,9 +102,17 @@ function parseText(file: SourceFile): { docs: YamlDoc[]; problems: YamlProblem[]
     problems.push({ message: 'File contains binary data (NUL bytes) and is not YAML.', range: lines.range(0, 0) });
     return result;
   }
+  const cut = documentLimitOffset(text);
+  if (cut !== undefined) {
+    problems.push({
+      message: `File has more than ${MAX_DOCUMENTS.toLocaleString('en-US')} YAML documents; only the first ${MAX_DOCUMENTS.toLocaleString('en-US')} were read.`,
+      range: lines.range(cut, cut + 3),
+      limit: true,
+    });
+  }
   let parsed: Document.Parsed[];
   try {
-    parsed = parseAllDocuments(text, { prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+    parsed = parseAllDocuments(cut === undefined ? text : text.slice(0, cut), { prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
   } catch (err) {
     problems.push({ message: `YAML could not be read: ${(err as Error).message}`, range: lines.range(0, 0) });
     return result;
@@ -108,8 +125,14 @@ function parseText(file: SourceFile): { docs: YamlDoc[]; problems: YamlProblem[]
     }));
     let value: unknown;
     if (docProblems.length === 0) {
+      const aliasProblem = checkAliases(node);
+      if (aliasProblem) docProblems.push({ message: aliasProblem.message, range: lines.range(aliasProblem.at[0], Math.max(aliasProblem.at[1], aliasProblem.at[0] + 1)) });
+    }
+    if (docProblems.length === 0) {
       try {
-        value = node.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+        // Aliases were bounded above (count, self-reference, expanded size), so the library's own
+        // count, which rescans the document per alias, is not needed.
+        value = node.toJS({ maxAliasCount: -1 });
       } catch (err) {
         docProblems.push({
           message: `YAML could not be expanded: ${(err as Error).message}`,
@@ -121,6 +144,79 @@ function parseText(file: SourceFile): { docs: YamlDoc[]; problems: YamlProblem[]
     docs.push({ file, index, node, value, start, end: node.range[1], problems: docProblems });
   });
   return result;
+}
+
+/** Offset of the `---` that would start document MAX_DOCUMENTS + 1, or undefined when there are fewer. */
+function documentLimitOffset(text: string): number | undefined {
+  // `---` at the start of a line followed by a blank always starts a document (YAML forbids it inside scalars).
+  const marker = /^---(?=[ \t\r\n]|$)/gm;
+  let count = text.startsWith('---') ? 0 : 1;
+  for (let m = marker.exec(text); m; m = marker.exec(text)) {
+    if (++count > MAX_DOCUMENTS) return m.index;
+  }
+  return undefined;
+}
+
+type Walked = Node | Pair | { exit: Node };
+
+/**
+ * Bounds what aliases can do before the document is converted: too many of them (the library's
+ * resolution is quadratic), an alias inside the node it names (a cyclic value that would send every
+ * later walk into infinite recursion), or an expansion past MAX_ALIAS_EXPANSION. Iterative and
+ * linear in the document's nodes.
+ */
+function checkAliases(doc: Document.Parsed): { message: string; at: [number, number] } | undefined {
+  const latest = new Map<string, Node>();
+  const open = new Set<Node>();
+  const size = new Map<Node, number>();
+  let aliases = 0;
+  let anchors = 0;
+  let written = 0;
+  let firstAlias: [number, number] | undefined;
+  const stack: Walked[] = doc.contents ? [doc.contents as Node] : [];
+  while (stack.length) {
+    const item = stack.pop()!;
+    if ('exit' in item) {
+      open.delete(item.exit);
+      let total = 1;
+      for (const child of (item.exit as unknown as { items: unknown[] }).items) {
+        if (isPair(child)) total += (child.key ? size.get(child.key as Node) ?? 1 : 0) + (child.value ? size.get(child.value as Node) ?? 1 : 0);
+        else total += size.get(child as Node) ?? 1;
+      }
+      size.set(item.exit, total);
+      if (total > written + MAX_ALIAS_EXPANSION) {
+        return { message: `Aliases expand this document by more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} nodes (an alias bomb); it was not read.`, at: (item.exit.range ?? [0, 0]) as [number, number] };
+      }
+      continue;
+    }
+    if (isPair(item)) {
+      if (item.value) stack.push(item.value as Node);
+      if (item.key) stack.push(item.key as Node);
+      continue;
+    }
+    const range = (item.range ?? [0, 0]) as [number, number];
+    written++;
+    if (isAlias(item)) {
+      aliases++;
+      firstAlias ??= range;
+      if (aliases > MAX_ALIASES) return { message: `More than ${MAX_ALIASES} YAML aliases in one document; it was not read.`, at: range };
+      const target = latest.get(item.source);
+      if (target && open.has(target)) return { message: `Alias *${item.source} refers to a node that contains it (a self-referencing alias); the document cannot be expanded.`, at: range };
+      size.set(item, target ? size.get(target) ?? 1 : 1);
+      continue;
+    }
+    if (item.anchor) {
+      latest.set(item.anchor, item);
+      anchors++;
+    }
+    if (isMap(item) || isSeq(item)) {
+      open.add(item);
+      stack.push({ exit: item });
+      for (let i = item.items.length - 1; i >= 0; i--) stack.push(item.items[i] as Walked);
+    }
+  }
+  if (aliases > 0 && anchors > MAX_ANCHORS) return { message: `More than ${MAX_ANCHORS.toLocaleString('en-US')} YAML anchors in a document with aliases; it was not read.`, at: firstAlias! };
+  return undefined;
 }
 
 /** The node at a path such as ['spec', 'dependsOn', 1, 'name'], or undefined. */

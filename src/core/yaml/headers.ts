@@ -38,6 +38,9 @@ function simpleScalar(raw: string | undefined): string | undefined | null {
   return v;
 }
 
+/** Same bound as the parser's (MAX_DOCUMENTS in document.ts): past it the parser decides. */
+const MAX_HEADERS = 10_000;
+
 export function scanHeaders(text: string): DocHeader[] | undefined {
   if (text.length > 1_000_000 || text.includes('\u0000') || text.includes('\t')) return undefined;
   const lines = text.split('\n');
@@ -56,6 +59,7 @@ export function scanHeaders(text: string): DocHeader[] | undefined {
     if (line.endsWith('\r')) line = line.slice(0, -1);
     if (line === '---' || line.startsWith('--- #') || /^---[ ]+$/.test(line)) {
       finish();
+      if (headers.length >= MAX_HEADERS) return undefined;
       current = { index: headers.length, hasContent: false };
       started = true;
       lastTopHadValue = true;

@@ -1,21 +1,17 @@
 import * as vscode from 'vscode';
-import { describeSubstitution } from '../../core/substitution/describe';
-import type { Services } from '../extension';
-import { toPosix } from '../repoService';
+import type { EngineClient } from '../../engine/client';
+import { plainPosition, toPosix } from '../engineService';
+import { toVscodeRange } from './convert';
 
 /** Hover on `${var}`: its value for each Kustomization applying the document, and where it is defined. */
-export function hoverProvider(services: Services): vscode.HoverProvider {
+export function hoverProvider(engine: EngineClient): vscode.HoverProvider {
   return {
-    provideHover(document, position) {
-      const model = services.repo.model();
-      const file = model.workspace.files.get(toPosix(document.uri.fsPath));
-      // The model trails the buffer by the debounce; offsets are only valid for the same text.
-      if (!file || file.text !== document.getText()) return undefined;
-      const info = describeSubstitution(model, file.path, document.offsetAt(position));
+    async provideHover(document, position) {
+      const info = await engine.query('hover', { file: toPosix(document.uri.fsPath), position: plainPosition(position), text: document.getText() }, undefined);
       if (!info) return undefined;
       const md = new vscode.MarkdownString(info.markdown);
       md.isTrusted = false;
-      return new vscode.Hover(md, new vscode.Range(document.positionAt(info.start), document.positionAt(info.end)));
+      return new vscode.Hover(md, toVscodeRange(info.range));
     },
   };
 }

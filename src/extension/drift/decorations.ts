@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { liveValueMarks } from '../../core/drift';
-import type { RepoService } from '../repoService';
-import { toPosix } from '../repoService';
+import type { EngineClient } from '../../engine/client';
+import type { LiveValueMark } from '../../engine/protocol';
+import { toPosix } from '../engineService';
 import type { DriftStore } from './store';
 
 /** After a drift run: the live value, faint, at the end of each drifted line (`replicas: 3   live: 1`). */
@@ -11,29 +11,33 @@ export class LiveValueDecorations implements vscode.Disposable {
     rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
   });
   private readonly disposables: vscode.Disposable[] = [];
+  private marks: LiveValueMark[] = [];
 
   constructor(
     private readonly store: DriftStore,
-    private readonly repo: RepoService,
+    private readonly engine: EngineClient,
+    onDidChangeModel: vscode.Event<void>,
   ) {
     this.disposables.push(
       this.type,
-      store.onDidChange(() => this.refresh()),
-      repo.onDidChangeModel(() => this.refresh()),
-      vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()),
+      store.onDidChange(() => void this.recompute()),
+      onDidChangeModel(() => void this.recompute()),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.paint()),
     );
   }
 
-  refresh(): void {
-    const files = this.repo.repo.workspace.files;
-    const marks = liveValueMarks(
-      this.store.all().map((r) => r.report),
-      (p) => files.get(p),
-    );
+  /** Marks follow the current text: the engine locates each drifted field again after an edit. */
+  private async recompute(): Promise<void> {
+    const reports = this.store.all().map((r) => r.report);
+    this.marks = reports.length ? await this.engine.query('liveValueMarks', { reports }, []) : [];
+    this.paint();
+  }
+
+  private paint(): void {
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.scheme !== 'file') continue;
       const path = toPosix(editor.document.uri.fsPath);
-      const options: vscode.DecorationOptions[] = marks
+      const options: vscode.DecorationOptions[] = this.marks
         .filter((m) => m.file === path && m.line < editor.document.lineCount)
         .map((m) => {
           const end = editor.document.lineAt(m.line).range.end;

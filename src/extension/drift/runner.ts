@@ -1,48 +1,40 @@
 import * as vscode from 'vscode';
-import { ClusterClient } from '../../cluster/client';
 import { driftHelmRelease, driftKustomization, helmDesiredVsDeployed, type DriftOutcome, type DriftRunContext } from '../../cluster/driftRun';
-import { loadKubeConfig } from '../../cluster/kubeconfig';
 import { summaryLine } from '../../core/drift';
-import type { HelmReleaseNode, KustomizationNode } from '../../core/model/graph';
-import type { RepoService } from '../repoService';
+import type { EngineClient } from '../../engine/client';
+import type { TargetRef } from '../../engine/protocol';
+import type { ClusterConnection } from '../status/connection';
 import type { DriftStore } from './store';
-
-/** Same key as the cluster connection's Select Context, so drift uses the context the user chose. */
-const CONTEXT_KEY = 'gitopsPreview.context';
 
 function config<T>(key: string): T | undefined {
   return vscode.workspace.getConfiguration('gitopsPreview').get<T>(key);
 }
 
-function client(memento: vscode.Memento): { client: ClusterClient } | { error: string } {
-  const loaded = loadKubeConfig({
-    kubeconfigPath: config<string>('kubeconfig')?.trim() || undefined,
-    context: memento.get<string>(CONTEXT_KEY) || undefined,
-    env: process.env,
-    // Credential plugins are processes: never for an untrusted workspace.
-    allowExec: vscode.workspace.isTrusted,
-  });
-  if (!loaded.ok) return { error: loaded.error.message };
-  return { client: new ClusterClient(loaded.value, { userAgent: 'gitops-preview-vscode' }) };
-}
-
 /**
  * Runs drift for one Flux object with a cancellable progress notification and stores the reports.
- * Dry-run only: nothing here writes to the cluster.
+ * The render runs in the engine; the cluster is the window's connection (the context the user
+ * chose). Dry-run only: nothing here writes to the cluster.
  */
 export async function runDriftFor(
-  node: KustomizationNode | HelmReleaseNode,
-  deps: { repo: RepoService; store: DriftStore; memento: vscode.Memento; output: vscode.OutputChannel },
+  target: TargetRef,
+  deps: { engine: EngineClient; connection: ClusterConnection; store: DriftStore; output: vscode.OutputChannel },
 ): Promise<void> {
-  const c = client(deps.memento);
-  if ('error' in c) {
-    void vscode.window.showErrorMessage(`GitOps Preview: cannot connect for drift: ${c.error}`, 'Select Context').then((p) => {
+  const client = deps.connection.client;
+  if (!client) {
+    const s = deps.connection.state;
+    const why = s.kind === 'error' ? s.error.message : 'not connected to a cluster';
+    void vscode.window.showErrorMessage(`GitOps Preview: cannot preview drift: ${why}`, 'Select Context').then((p) => {
       if (p) void vscode.commands.executeCommand('gitopsPreview.selectContext');
     });
     return;
   }
+  const subject = await deps.engine.request('driftSubject', { target });
+  if (!subject) {
+    void vscode.window.showWarningMessage(`GitOps Preview: ${target.kind} ${target.namespace}/${target.name} is no longer in the workspace.`);
+    return;
+  }
   const trusted = vscode.workspace.isTrusted;
-  const label = `${node.kind} ${node.applied.namespace}/${node.applied.name}`;
+  const label = `${target.kind} ${target.namespace}/${target.name}`;
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Drift of ${label}`, cancellable: true },
     async (progress, token) => {
@@ -50,12 +42,19 @@ export async function runDriftFor(
       token.onCancellationRequested(() => abort.abort());
       let last = 0;
       const ctx: DriftRunContext = {
-        model: deps.repo.model(),
-        client: c.client,
-        render: {
-          allowProcesses: trusted,
-          helmBin: config<string>('helmPath')?.trim() || undefined,
-        },
+        subject,
+        client,
+        render: (signal) =>
+          deps.engine.request(
+            'render',
+            {
+              target,
+              allowProcesses: trusted,
+              helmBin: config<string>('helmPath')?.trim() || undefined,
+            },
+            signal,
+          ),
+        isNamespaced: (types) => deps.engine.request('isNamespaced', { root: target.root, types }),
         signal: abort.signal,
         onPhase: (message) => progress.report({ message }),
         onProgress: (done, total) => {
@@ -65,17 +64,17 @@ export async function runDriftFor(
         },
       };
       const outcomes: DriftOutcome[] = [];
-      if (node.kind === 'Kustomization') outcomes.push(await driftKustomization(ctx, node));
+      if (target.kind === 'Kustomization') outcomes.push(await driftKustomization(ctx));
       else {
-        outcomes.push(await driftHelmRelease(ctx, node));
+        outcomes.push(await driftHelmRelease(ctx));
         if (!abort.signal.aborted) {
           last = 0;
-          outcomes.push(await helmDesiredVsDeployed(ctx, node));
+          outcomes.push(await helmDesiredVsDeployed(ctx));
         }
       }
       for (const o of outcomes) {
         if (o.ok) {
-          deps.store.add(o.value, c.client.context);
+          deps.store.add(o.value, client.context);
           deps.output.appendLine(`[drift] ${summaryLine(o.value)}${o.value.cancelled ? ' (cancelled)' : ''}`);
         } else if (o.error.kind === 'cancelled') {
           deps.output.appendLine(`[drift] ${label}: cancelled`);

@@ -4,14 +4,14 @@ import type { WriteAction } from '../../core/status/requests';
 import type { ClusterConnection } from '../status/connection';
 
 /**
- * The object a command acts on: a Flux tree node (workspace object or cluster-only), a CodeLens
+ * The object a command acts on: a Flux tree item (workspace object or cluster-only), a CodeLens
  * argument, or — from the command palette — a pick from the objects the cluster has.
  */
 export function targetFromArg(arg: unknown): ObjectKey | undefined {
   if (!arg || typeof arg !== 'object') return undefined;
   const a = arg as Record<string, any>;
-  if (a.type === 'flux' && a.applied) return { kind: a.applied.kind, namespace: a.applied.namespace ?? 'default', name: a.applied.name };
-  if (a.type === 'clusterOnly' && a.status) return { kind: a.status.kind, namespace: a.status.namespace, name: a.status.name };
+  // A Flux tree item: the engine already named it as the cluster does.
+  if (a.target && typeof a.target === 'object') return targetFromArg(a.target);
   if (typeof a.kind === 'string' && typeof a.name === 'string' && typeof a.namespace === 'string') return { kind: a.kind, namespace: a.namespace, name: a.name };
   return undefined;
 }

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import type { Services } from '../extension';
 import { registerActionCommands } from '../reconcile/commands';
 import { ReconcileCodeLensProvider } from '../reconcile/codeLens';
-import { setLiveStatusSource } from '../tree/liveStatus';
-import { ClusterConnection } from './connection';
-import { WatchLiveStatusSource } from './liveSource';
+import { FLUX_TYPES } from '../../core/status/fluxKinds';
+import type { LiveSnapshot } from '../../engine/protocol';
+import type { ClusterConnection } from './connection';
 import { createContextStatusBar } from './statusBar';
 
 /**
@@ -12,22 +12,22 @@ import { createContextStatusBar } from './statusBar';
  * and the reconcile/suspend/resume commands with their CodeLenses.
  */
 export function registerCluster(context: vscode.ExtensionContext, services: Services): void {
-  const connection = new ClusterConnection(context.workspaceState, services.output);
-  const live = new WatchLiveStatusSource(connection, () => services.repo.model(), services.repo.onDidChangeModel);
-  const lenses = new ReconcileCodeLensProvider(services.repo, connection);
+  const { connection, engine } = services;
+  const lenses = new ReconcileCodeLensProvider(engine.client, connection);
+  // The tree's live decoration: the watcher's cache, posted to the engine as plain data.
+  const postLive = () => engine.client.live(liveSnapshot(connection));
   context.subscriptions.push(
-    connection,
-    live,
     createContextStatusBar(connection),
     vscode.languages.registerCodeLensProvider({ language: 'yaml', scheme: 'file' }, lenses),
-    connection.onDidChange(() => lenses.refresh()),
-    services.repo.onDidChangeModel(() => lenses.refresh()),
+    connection.onDidChange(() => {
+      postLive();
+      lenses.refresh();
+    }),
+    engine.onDidChange(() => lenses.refresh()),
     vscode.commands.registerCommand('gitopsPreview.selectContext', () => selectContext(connection)),
     vscode.commands.registerCommand('gitopsPreview.retryConnection', () => connection.connect()),
-    { dispose: () => setLiveStatusSource(undefined) },
   );
   registerActionCommands(context, connection, services.output);
-  setLiveStatusSource(live);
   if (!vscode.workspace.isTrusted) {
     services.output.appendLine(
       '[cluster] Untrusted workspace: exec credential plugins, kustomize and helm are not run; contexts that need a credential plugin cannot be used until the workspace is trusted.',
@@ -56,4 +56,11 @@ async function selectContext(connection: ClusterConnection): Promise<void> {
     placeHolder: 'Kubernetes context for this workspace (the kubeconfig file is not changed)',
   });
   if (pick) await connection.selectContext(pick.context);
+}
+
+/** What the watcher knows, as the engine's plain LiveSnapshot; undefined when not connected. */
+function liveSnapshot(connection: ClusterConnection): LiveSnapshot | undefined {
+  const watcher = connection.watcher;
+  if (!watcher || !connection.connected) return undefined;
+  return { connected: true, statuses: watcher.all(), syncedKinds: FLUX_TYPES.map((t) => t.kind).filter((k) => watcher.kindSynced(k)) };
 }

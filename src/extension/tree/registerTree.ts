@@ -1,49 +1,61 @@
 import * as vscode from 'vscode';
 import type { Services } from '../extension';
-import { pathsTo, type TreeNode } from '../../core/tree/viewModel';
-import { objectAtOffset } from '../../core/navigation/locate';
+import type { TreeItemData } from '../../engine/protocol';
+import { plainPosition, toPosix } from '../engineService';
 import { FluxTreeProvider } from './treeProvider';
-import { liveStatusSource, onDidChangeLiveStatus } from './liveStatus';
-import { toPosix } from '../repoService';
 
 export const TREE_VIEW_ID = 'gitopsPreview.tree';
 /** Context key for the "no Flux objects" welcome content. */
 const EMPTY_CONTEXT_KEY = 'gitopsPreview.treeEmpty';
 
 export function registerTree(context: vscode.ExtensionContext, services: Services): void {
-  const provider = new FluxTreeProvider(() => services.repo.model(), context.extensionUri);
-  const view = vscode.window.createTreeView<TreeNode>(TREE_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const { engine, connection } = services;
+  const provider = new FluxTreeProvider(engine.client, context.extensionUri);
+  const view = vscode.window.createTreeView<TreeItemData>(TREE_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
 
-  const updateEmpty = () => {
-    const model = services.repo.model();
-    void vscode.commands.executeCommand('setContext', EMPTY_CONTEXT_KEY, model.clusters.length === 0 && model.unapplied.length === 0);
+  // The first index runs in the worker: the view shows progress meanwhile, and stays responsive.
+  let indexing: (() => void) | undefined;
+  const showIndexing = () => {
+    if (indexing) return;
+    void vscode.window.withProgress({ location: { viewId: TREE_VIEW_ID } }, () => new Promise<void>((resolve) => (indexing = resolve)));
   };
   const updateMessage = () => {
-    const source = liveStatusSource();
+    const s = engine.client.status;
+    if (!engine.ready) {
+      showIndexing();
+      view.message = `Indexing the workspace… ${s.files ? `${s.files} files read` : ''}`.trim();
+      return;
+    }
+    indexing?.();
+    indexing = undefined;
+    const c = connection.state;
     view.message =
-      source && !source.connected
-        ? `Live status off: not connected to a cluster${source.disconnectedReason ? ` (${source.disconnectedReason})` : ''}.`
+      c.kind === 'error' || c.kind === 'connecting'
+        ? `Live status off: not connected to a cluster (${c.kind === 'error' ? c.error.message : `connecting to ${c.context}…`}).`
         : undefined;
   };
-  updateEmpty();
+  const updateEmpty = () => {
+    if (!engine.ready) return;
+    void vscode.commands.executeCommand('setContext', EMPTY_CONTEXT_KEY, engine.client.status.folders.length === 0);
+  };
   updateMessage();
 
   context.subscriptions.push(
     provider,
     view,
-    services.repo.onDidChangeModel(() => {
-      updateEmpty();
-      provider.refresh();
-    }),
-    onDidChangeLiveStatus(() => {
+    engine.onDidChangeStatus(() => {
+      const wasIndexing = indexing !== undefined;
       updateMessage();
-      provider.refresh();
+      updateEmpty();
+      if (wasIndexing && engine.ready) provider.refresh();
     }),
+    engine.onDidChange(() => provider.refresh()),
+    connection.onDidChange(() => updateMessage()),
     vscode.commands.registerCommand('gitopsPreview.refresh', () => {
       // A full re-read catches changes the file watcher missed (files edited outside VS Code on some mounts).
-      services.repo.reload();
+      engine.reload();
     }),
-    vscode.commands.registerCommand('gitopsPreview.openObject', async (node?: TreeNode) => {
+    vscode.commands.registerCommand('gitopsPreview.openObject', async (node?: TreeItemData) => {
       const item = node ? provider.getTreeItem(node) : undefined;
       if (!item?.command) {
         void vscode.window.showInformationMessage('GitOps Preview: select a Flux object in the tree to open it.');
@@ -54,17 +66,24 @@ export function registerTree(context: vscode.ExtensionContext, services: Service
     vscode.commands.registerCommand('gitopsPreview.revealInTree', async () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor || editor.document.uri.scheme !== 'file') return;
-      const model = services.repo.model();
-      const file = model.workspace.files.get(toPosix(editor.document.uri.fsPath));
-      const object = file && objectAtOffset(model, file, editor.document.offsetAt(editor.selection.active));
-      const paths = object ? pathsTo(model, object.id, provider.getChildren(), (n) => provider.getChildren(n)) : [];
-      if (!paths.length) {
+      if (!engine.ready) {
+        void vscode.window.showInformationMessage('GitOps Preview: still indexing the workspace; try again in a moment.');
+        return;
+      }
+      const doc = editor.document;
+      const path = await engine.client.request('treePath', { file: toPosix(doc.uri.fsPath), position: plainPosition(editor.selection.active), text: doc.getText() });
+      if (!path.length) {
         void vscode.window.showInformationMessage('GitOps Preview: the object under the cursor is not in the Flux tree.');
         return;
       }
-      const path = paths[0];
+      let parent: string | undefined;
+      const held = path.map((item) => {
+        const kept = provider.keep(item, parent);
+        parent = item.id;
+        return kept;
+      });
       await vscode.commands.executeCommand(`${TREE_VIEW_ID}.focus`);
-      await view.reveal(path[path.length - 1], { select: true, focus: false, expand: true });
+      await view.reveal(held[held.length - 1], { select: true, focus: false, expand: true });
     }),
   );
 }

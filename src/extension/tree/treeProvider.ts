@@ -1,58 +1,48 @@
 import * as vscode from 'vscode';
-import type { RepoModel } from '../../core/model/graph';
-import { childrenOf, present, rootNodes, type IconSpec, type LiveLookup, type TreeNode } from '../../core/tree/viewModel';
-import { liveStatusSource } from './liveStatus';
+import type { EngineClient } from '../../engine/client';
+import type { IconSpec, TreeItemData } from '../../engine/protocol';
 
-/** VS Code adapter over the pure tree view model; children are computed only when expanded. */
-export class FluxTreeProvider implements vscode.TreeDataProvider<TreeNode> {
-  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
+/**
+ * VS Code adapter over the engine's tree items; children are asked for only when expanded.
+ * Items are kept by id until the next refresh: VS Code matches revealed elements by identity.
+ */
+export class FluxTreeProvider implements vscode.TreeDataProvider<TreeItemData> {
+  private readonly emitter = new vscode.EventEmitter<TreeItemData | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
-  private readonly parents = new WeakMap<TreeNode, TreeNode>();
-  private readonly children = new WeakMap<TreeNode, TreeNode[]>();
-  private roots: { model: RepoModel; nodes: TreeNode[] } | undefined;
+  private readonly items = new Map<string, TreeItemData>();
+  private readonly parents = new Map<string, string>();
 
   constructor(
-    private readonly model: () => RepoModel,
+    private readonly engine: EngineClient,
     private readonly extensionUri: vscode.Uri,
   ) {}
 
   refresh(): void {
-    this.roots = undefined;
+    this.items.clear();
+    this.parents.clear();
     this.emitter.fire(undefined);
   }
 
-  /** The live source when connected; a disconnected source decorates nothing. */
-  live(): LiveLookup | undefined {
-    const source = liveStatusSource();
-    if (!source?.connected) return undefined;
-    return { get: (k, ns, n) => source.get(k, ns, n), clusterOnly: () => source.clusterOnly(), clusterName: source.clusterName };
+  async getChildren(element?: TreeItemData): Promise<TreeItemData[]> {
+    if (!this.engine.ready) return [];
+    const children = await this.engine.request('treeChildren', { id: element?.id });
+    return children.map((c) => this.keep(c, element?.id));
   }
 
-  /**
-   * Children are memoised per parent node until the next refresh: VS Code matches revealed
-   * elements by identity, so asking twice must return the same objects.
-   */
-  getChildren(element?: TreeNode): TreeNode[] {
-    if (!element) {
-      const model = this.model();
-      if (this.roots?.model !== model) this.roots = { model, nodes: rootNodes(model, this.live()) };
-      return this.roots.nodes;
-    }
-    let nodes = this.children.get(element);
-    if (!nodes) {
-      nodes = childrenOf(element);
-      this.children.set(element, nodes);
-      for (const n of nodes) this.parents.set(n, element);
-    }
-    return nodes;
+  /** The held item with this id (so reveal finds the element VS Code knows), recording its parent. */
+  keep(item: TreeItemData, parent: string | undefined): TreeItemData {
+    const held = this.items.get(item.id) ?? item;
+    this.items.set(item.id, held);
+    if (parent !== undefined) this.parents.set(item.id, parent);
+    return held;
   }
 
-  getParent(element: TreeNode): TreeNode | undefined {
-    return this.parents.get(element);
+  getParent(element: TreeItemData): TreeItemData | undefined {
+    const parent = this.parents.get(element.id);
+    return parent === undefined ? undefined : this.items.get(parent);
   }
 
-  getTreeItem(node: TreeNode): vscode.TreeItem {
-    const p = present(node, this.model(), this.live());
+  getTreeItem(p: TreeItemData): vscode.TreeItem {
     const item = new vscode.TreeItem(p.label, COLLAPSIBLE[p.collapsible]);
     item.id = p.id;
     item.description = p.description;

@@ -29,8 +29,11 @@ export class Workbench {
     private readonly profileDir: string,
   ) {}
 
-  /** A fresh Chromium profile on code-server's workspace; resolves once the workbench is up. */
-  static async open(): Promise<Workbench> {
+  /**
+   * A fresh Chromium profile on code-server's workspace folder (or on a `.code-workspace` file,
+   * for multi-root scenarios); resolves once the workbench is up.
+   */
+  static async open(opts: { workspaceFile?: string } = {}): Promise<Workbench> {
     const env = e2eEnv();
     const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-chromium-'));
     const context = await chromium.launchPersistentContext(profileDir, {
@@ -42,7 +45,8 @@ export class Workbench {
     });
     const page = context.pages()[0] ?? (await context.newPage());
     const wb = new Workbench(env, context, page, profileDir);
-    await page.goto(`${env.url}/?folder=${encodeURIComponent(env.workspace)}`);
+    const target = opts.workspaceFile ? `workspace=${encodeURIComponent(opts.workspaceFile)}` : `folder=${encodeURIComponent(env.workspace)}`;
+    await page.goto(`${env.url}/?${target}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.part.activitybar').waitFor({ timeout: 60_000 });
     // Contributed view containers appear once the remote extension host has scanned the

@@ -26,8 +26,8 @@ test('bad input never crashes the checker and the rest of the repo is still chec
   assert.match(String(by('apps/truncated.yaml')[0]), /^yaml-syntax,error,/);
   assert.match(String(by('apps/binary.yaml')[0]), /^yaml-syntax,error,File contains binary data/);
   assert.match(String(by('apps/deep.yaml')[0]), /^yaml-syntax,error,YAML is nested too deeply/);
-  assert.match(String(by('apps/huge.yaml')[0]), /^yaml-syntax,warning,File is larger than 5 MB/);
-  assert.match(String(by('apps/bomb.yaml')[0]), /^yaml-syntax,error,YAML could not be expanded: Excessive alias count/);
+  assert.match(String(by('apps/huge.yaml')[0]), /^file-too-large,warning,File is 10 MB, larger than the 5 MB read limit/);
+  assert.match(String(by('apps/bomb.yaml')[0]), /^yaml-syntax,error,Aliases expand this document by more than 100,000 nodes/);
   // Replacement characters from a non-UTF-8 file are just text: silence.
   assert.deepEqual(by('apps/latin1.yaml'), []);
   assert.deepEqual(by('apps/ok.yaml'), []);

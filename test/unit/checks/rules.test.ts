@@ -20,17 +20,19 @@ test('crd-order: a HelmRelease providing CRDs in the same Kustomization as the c
   assert.deepEqual(list, ['crd-order|error|infra/store.yaml|2']);
 });
 
-test('crd-order: install.crds Skip and cert-manager without crds.enabled provide nothing (no alarm)', () => {
-  const list = rules({
+test('crd-order: install.crds Skip and cert-manager without crds.enabled provide nothing (no alarm); with CRDs on, the same layout is flagged', () => {
+  const layout = (esExtra: string, cmExtra: string) => ({
     'clusters/c/ks/infra.yaml': ks('infra', './infra'),
     'clusters/c/ks/configs.yaml': ks('configs', './configs'),
     'infra/repo.yaml': repoDoc,
-    'infra/es.yaml': hr('external-secrets', 'flux-system', 'external-secrets', '  install:\n    crds: Skip\n'),
-    'infra/cm.yaml': hr('cert-manager', 'flux-system', 'cert-manager'),
+    'infra/es.yaml': hr('external-secrets', 'flux-system', 'external-secrets', esExtra),
+    'infra/cm.yaml': hr('cert-manager', 'flux-system', 'cert-manager', cmExtra),
     'configs/store.yaml': 'apiVersion: external-secrets.io/v1\nkind: ClusterSecretStore\nmetadata:\n  name: vault\n',
     'configs/issuer.yaml': 'apiVersion: cert-manager.io/v1\nkind: ClusterIssuer\nmetadata:\n  name: le\n',
   });
-  assert.deepEqual(list, []);
+  assert.deepEqual(rules(layout('  install:\n    crds: Skip\n', '')), []);
+  // The counterpart: both charts now install their CRDs from 'infra', which 'configs' does not depend on.
+  assert.deepEqual(rules(layout('', '  values:\n    crds:\n      enabled: true\n')), ['crd-order|error|configs/issuer.yaml|2', 'crd-order|error|configs/store.yaml|2']);
 });
 
 test('crd-order: CRDs from the crds/ folder of a chart in the workspace; transitive dependsOn with wait is fine', () => {

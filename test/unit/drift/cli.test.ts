@@ -26,7 +26,7 @@ describe('gitops-preview diff: arguments (no cluster)', () => {
   test('a Kustomization not in the workspace is named, with the clusters found', async () => {
     const r = await cli(['diff', 'ks', 'missing', fixture, '-n', 'apps']);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /no Kustomization apps\/missing applied by any cluster root in the workspace \(clusters: test\)/);
+    assert.match(r.stderr, /Kustomization apps\/missing is not applied by any cluster in this repository \(clusters: test\)/);
   });
 
   test('no usable kubeconfig: exit 2 saying so, before any request', async () => {

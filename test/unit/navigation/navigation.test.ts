@@ -198,14 +198,16 @@ test('fixture: HelmRelease dependsOn, valuesFrom and chart folder from a workspa
   const gitRepoRefs = refs(model, `${ROOT}/clusters/dev/flux-system/gotk-sync.yaml`, { line: 3, character: 9 });
   assert.ok(gitRepoRefs.includes('apps/plain/b.yaml:12 chartSourceRef'), gitRepoRefs.join());
   assert.ok(gitRepoRefs.includes('clusters/dev/apps.yaml:10 sourceRef'), gitRepoRefs.join());
-  assert.deepEqual(refs(model, b, posOf(model, b, 'db', 'name: db')), ['apps/plain/b.yaml:15 dependsOn', 'clusters/dev/apps.yaml:7 applies', 'stray/ks.yaml:7 applies', 'stray/hr.yaml:9 dependsOn'].sort());
+  assert.deepEqual(refs(model, b, posOf(model, b, 'db', 'name: db')), ['apps/plain/b.yaml:15 dependsOn', 'clusters/dev/apps.yaml:7 applies', 'stray/hr.yaml:9 dependsOn'].sort());
 });
 
-test('fixture: unapplied objects and extra roots still navigate; unsaved buffers are followed', () => {
+test('fixture: objects no cluster applies (a Kustomization outside the bootstrap tree included) still navigate; unsaved buffers are followed', () => {
   const repo = new Repo(ROOT, memoryHost(ROOT, FILES));
   const stray = `${ROOT}/stray/ks.yaml`;
   let model = repo.model();
-  assert.deepEqual(model.unapplied.map((o) => o.name), ['lost']);
+  // The cluster is the bootstrap root's tree: the stray Kustomization is not a cluster of its own.
+  assert.deepEqual(model.clusters.map((c) => c.name), ['dev']);
+  assert.deepEqual(model.unapplied.map((o) => o.name).sort(), ['lost', 'stray']);
   const lost = `${ROOT}/stray/hr.yaml`;
   assert.deepEqual(def(model, lost, posOf(model, lost, 'db')), ['apps/plain/b.yaml:23']);
   assert.deepEqual(def(model, stray, posOf(model, stray, 'apps', 'dependsOn')), ['clusters/dev/apps.yaml:4']);

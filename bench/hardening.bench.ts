@@ -1,0 +1,75 @@
+/**
+ * `check` and `tree` on the hostile repositories of the hardening issue, at the sizes the fuzzing
+ * pass found them breaking the tool. Each command runs in a fresh Node process (the CLI function,
+ * in-process there) so the peak RSS is that input's alone; the time excludes module loading.
+ */
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+import { runCli } from '../src/cli/main';
+import { adversarial, ancestorPath, materialize, type Adversarial } from '../test/unit/hardening/adversarial';
+
+const INPUTS: [string, string, () => Adversarial][] = [
+  ['symlink loop (`a -> .`)', 'hang', adversarial.symlinkLoop],
+  ['manifest linked to /dev/zero', 'hang, 12.8 GB', adversarial.symlinkDevZero],
+  ['FIFO named `pipe.yaml`', 'hang', adversarial.fifo],
+  ['backtracking `.sourceignore` glob, 200-char name', 'hang', adversarial.sourceignoreBacktracking],
+  ['50,000 aliases in one document', 'quadratic', () => adversarial.manyAliases(50_000)],
+  ['alias bomb (10⁹ nodes)', '—', adversarial.aliasBomb],
+  ['self-referencing aliases (substitute, values)', 'stack trace', adversarial.selfAlias],
+  ['kustomization chain 1,000 deep', 'stack trace', () => adversarial.kustomizeChain(1000)],
+  ['3,000 nested Kustomizations', 'stack trace', () => adversarial.nestedKustomizations(3000)],
+  ['2,000-member dependsOn ring', '214 MB JSON at 1,000', () => adversarial.dependsOnRing(2000)],
+  ['folder listed twice × 22 levels', '2 GB', () => adversarial.doubledListing(22)],
+  ['1,000,000 empty documents', '1.5 GB', () => adversarial.millionDocuments(1_000_000)],
+  ["spec.path './' above its own file", 'cluster vanished, 0 errors', () => ancestorPath('./')],
+];
+
+interface Outcome {
+  code: number;
+  ms: number;
+  rssMB: number;
+  bytes: number;
+}
+
+/** Runs inside the child process. */
+async function measure(command: string, dir: string): Promise<Outcome> {
+  let bytes = 0;
+  const started = performance.now();
+  const code = await runCli([command, dir, '--format', 'json'], { stdout: (t) => (bytes += t.length), stderr: (t) => (bytes += t.length), cwd: dir, env: {} });
+  const ms = performance.now() - started;
+  return { code, ms, rssMB: process.resourceUsage().maxRSS / 1024, bytes };
+}
+
+export async function run(): Promise<string> {
+  const rows: string[] = [];
+  for (const [label, before, make] of INPUTS) {
+    const fixture = materialize(make());
+    try {
+      const cells = ['check', 'tree'].map((command) => {
+        const out = execFileSync(process.execPath, ['--import', 'tsx', __filename, command, fixture.dir], { cwd: path.resolve(__dirname, '..'), timeout: 300_000 });
+        const o = JSON.parse(out.toString()) as Outcome;
+        return `${o.code} | ${(o.ms / 1000).toFixed(2)} s | ${o.rssMB.toFixed(0)} MB | ${(o.bytes / 1024).toFixed(0)} KiB`;
+      });
+      rows.push(`| ${label} | ${before} | ${cells.join(' | ')} |`);
+    } finally {
+      fixture.cleanup();
+    }
+  }
+  return [
+    '## Hardening: hostile repositories',
+    '',
+    '`check` and `tree` (`--format json`) on the inputs of the hardening issue, each in a fresh process',
+    '(`bench/hardening.bench.ts`; fixtures from `test/unit/hardening/adversarial.ts`). Time is the',
+    'command alone (module loading excluded), memory the peak RSS of the process, output what it printed.',
+    'Target: exit 0 or 1 with a diagnostic, within seconds, under 1 GB. "Before" is what the fuzzing pass measured.',
+    '',
+    '| input | before | check exit | check time | check peak RSS | check output | tree exit | tree time | tree peak RSS | tree output |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+if (require.main === module && process.argv[2]) {
+  void measure(process.argv[2], process.argv[3]).then((o) => process.stdout.write(JSON.stringify(o)));
+}

@@ -1,0 +1,28 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Engine } from '../engine/engine';
+import { nodeEngine } from '../engine/node';
+import { relativePath } from '../core/tree/treeData';
+import { UsageError, type CliIO } from './io';
+
+/** DIR (default: cwd) opened in an in-process engine; every command that reads the workspace starts here. */
+export function openWorkspace(dir: string | undefined, io: CliIO): { engine: Engine; root: string } {
+  const root = path.resolve(io.cwd, dir ?? '.').split(path.sep).join('/');
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(root);
+  } catch {
+    throw new UsageError(`${root}: no such directory`);
+  }
+  if (!stat.isDirectory()) throw new UsageError(`${root}: not a directory`);
+  const engine = nodeEngine({ debounceMs: 0 });
+  engine.open([root]);
+  return { engine, root };
+}
+
+/** Files that do not parse are reported, with file:line, without stopping the command. */
+export async function reportParseErrors(engine: Engine, root: string, io: CliIO): Promise<void> {
+  for (const p of await engine.request('parseProblems', { root })) {
+    io.stderr(`${relativePath(root, p.file)}:${p.line}${p.column ? `:${p.column}` : ''}: ${p.message}\n`);
+  }
+}

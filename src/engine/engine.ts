@@ -1,0 +1,370 @@
+/**
+ * The engine: every workspace folder's workspace, model, checks and renders, behind plain-data
+ * requests (protocol.ts). The editor runs it in a worker thread (worker.ts) and talks to it through
+ * EngineClient; the CLI and tests call it in process. Nothing here blocks on the editor: inputs
+ * are applied at once, the model is rebuilt lazily, and notifications are debounced.
+ */
+import type { BuildOptions, RepoModel } from '../core/model/graph';
+import { objectsOf } from '../core/model/objects';
+import { describeSubstitution } from '../core/substitution/describe';
+import { quickFixes } from '../core/fixes/index';
+import { definitionAt, documentLinks } from '../core/navigation/definition';
+import { referencesAt } from '../core/navigation/references';
+import { objectAtOffset } from '../core/navigation/locate';
+import { liveValueMarks } from '../core/drift/locate';
+import type { LiveLookup } from '../core/tree/viewModel';
+import type { WorkspaceHost } from '../core/workspace/host';
+import type { SourceFile } from '../core/yaml/document';
+import { docLine } from '../core/yaml/document';
+import type { Position } from '../core/yaml/lines';
+import { renderHelmRelease, renderKustomization, type RenderOptions } from '../render/index';
+import { treeJson, treeText } from '../core/tree/treeData';
+import { Folder, toEngineDiagnostic } from './folder';
+import { liveLookup, snapshotCache } from './live';
+import { hasSkippedSegment } from './pathFilter';
+import type { EngineDiagnostic, ParseProblem, EngineEvent, EngineSettings, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
+import { isTargetKind, matches, refOfApplied, refOfObject, targetNodes, type TargetNode } from './targets';
+import { TreeIndex } from './tree';
+
+export interface EngineOptions {
+  /** The filesystem (disk in the worker and CLI, memory in tests). */
+  host: WorkspaceHost;
+  /** Model options per folder (Git remotes, checkout, sha256), given the editor's settings. */
+  buildOptions?: (root: string, settings: EngineSettings) => BuildOptions;
+  /** Quiet period after an input before `changed`/`diagnostics` are sent; 0 sends at once. */
+  debounceMs?: number;
+}
+
+type Handler<M extends EngineMethod> = (params: ParamsOf<M>, signal: AbortSignal) => ResultOf<M> | Promise<ResultOf<M>>;
+
+export class Engine {
+  private folders: Folder[] = [];
+  private indexing = false;
+  private filesRead = 0;
+  private live: LiveSnapshot | undefined;
+  private readonly tree = new TreeIndex(() => this.liveLookup());
+  private readonly listeners: ((e: EngineEvent) => void)[] = [];
+  private pending: ReturnType<typeof setTimeout> | undefined;
+  private readonly host: WorkspaceHost;
+
+  constructor(private readonly options: EngineOptions) {
+    // Counts reads so the first index can report progress.
+    this.host = {
+      readDir: (p) => options.host.readDir(p),
+      readFile: (p, maxBytes) => {
+        this.filesRead++;
+        if (this.indexing && this.filesRead % 500 === 0) this.emit({ type: 'status', status: this.status() });
+        return options.host.readFile(p, maxBytes);
+      },
+      ...(options.host.realPath ? { realPath: (p: string) => options.host.realPath!(p) } : {}),
+    };
+  }
+
+  onEvent(listener: (e: EngineEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private emit(e: EngineEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  private log(message: string): void {
+    this.emit({ type: 'log', message });
+  }
+
+  // --- inputs ------------------------------------------------------------------------------
+
+  input(msg: EngineInput): void {
+    switch (msg.type) {
+      case 'open':
+        this.open(msg.roots, msg.settings);
+        break;
+      case 'filesChanged':
+        this.filesChanged(msg.paths);
+        break;
+      case 'buffer':
+        this.setBuffer(msg.file, msg.text);
+        break;
+      case 'reload':
+        for (const f of this.folders) f.repo.workspace.load();
+        this.changed();
+        break;
+      case 'live':
+        this.live = msg.snapshot;
+        this.tree.reset();
+        this.emit({ type: 'changed', version: this.version() });
+        break;
+      case 'cancel':
+        break; // handled by the transport, which owns the request's AbortController
+    }
+  }
+
+  /** Indexes the folders (synchronously: call it off the editor's thread). */
+  open(roots: readonly string[], settings: EngineSettings = {}): void {
+    this.indexing = true;
+    this.filesRead = 0;
+    this.emit({ type: 'status', status: this.status() });
+    this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}));
+    for (const f of this.folders) f.model();
+    this.indexing = false;
+    this.flush();
+  }
+
+  filesChanged(paths: readonly string[]): void {
+    let changed = false;
+    for (const path of paths) {
+      if (hasSkippedSegment(path)) continue;
+      const folder = this.folderOf(path);
+      if (folder && folder.repo.fileChanged(path)) changed = true;
+    }
+    if (changed) this.changed();
+  }
+
+  setBuffer(file: string, text: string | undefined): void {
+    const folder = this.folderOf(file);
+    if (folder && folder.repo.setBuffer(file, text)) this.changed();
+  }
+
+  private changed(): void {
+    this.tree.reset();
+    const ms = this.options.debounceMs ?? 150;
+    if (ms <= 0) {
+      this.flush();
+      return;
+    }
+    if (this.pending) clearTimeout(this.pending);
+    this.pending = setTimeout(() => this.flush(), ms);
+  }
+
+  /** Sends what changed: the version, the status and every file whose diagnostics changed. */
+  flush(): void {
+    if (this.pending) clearTimeout(this.pending);
+    this.pending = undefined;
+    this.tree.reset();
+    this.emit({ type: 'status', status: this.status() });
+    this.emit({ type: 'changed', version: this.version() });
+    const files = this.folders.flatMap((f) => {
+      try {
+        return f.changedDiagnostics((m) => this.log(m));
+      } catch (err) {
+        this.log(`[checks] failed: ${(err as Error).stack ?? err}`);
+        return [];
+      }
+    });
+    if (files.length) this.emit({ type: 'diagnostics', files });
+  }
+
+  dispose(): void {
+    if (this.pending) clearTimeout(this.pending);
+    this.pending = undefined;
+  }
+
+  // --- requests ----------------------------------------------------------------------------
+
+  async request<M extends EngineMethod>(method: M, params: ParamsOf<M>, signal: AbortSignal = new AbortController().signal): Promise<ResultOf<M>> {
+    const handler = this.handlers[method] as Handler<M>;
+    if (!handler) throw new Error(`unknown engine method '${method}'`);
+    return handler(params, signal);
+  }
+
+  private readonly handlers: { [M in EngineMethod]: Handler<M> } = {
+    status: () => this.status(),
+    check: ({ root }) => {
+      const diagnostics: EngineDiagnostic[] = [];
+      const failures: { rules: string; message: string }[] = [];
+      for (const f of this.folders) {
+        if (root !== undefined && f.root !== root) continue;
+        const result = f.check(() => undefined);
+        for (const list of result.byFile.values()) diagnostics.push(...list.map(toEngineDiagnostic));
+        failures.push(...result.failures);
+      }
+      return { diagnostics, failures };
+    },
+    treeJson: ({ root }) => treeJson(this.folderAt(root).model()),
+    treeText: ({ root }) => treeText(this.folderAt(root).model()),
+    parseProblems: ({ root }) => {
+      const out: ParseProblem[] = [];
+      for (const file of this.folderAt(root).repo.workspace.files.values()) {
+        for (const p of file.problems) out.push({ file: file.path, line: p.range.start.line + 1, message: p.message });
+        for (const doc of file.docs) {
+          for (const p of doc.problems) out.push({ file: file.path, line: p.range.start.line + 1, column: p.range.start.character + 1, message: p.message });
+        }
+      }
+      return out;
+    },
+    treeChildren: ({ id }) => (id === undefined ? this.tree.roots(this.treeFolders()) : this.tree.children(id)),
+    treePath: ({ file, position, text }) => {
+      const at = this.at(file, text);
+      const object = at && objectAtOffset(at.folder.model(), at.file, at.file.lines.offset(position));
+      return object ? this.tree.pathTo(this.treeFolders(), at.folder, object.id) : [];
+    },
+    objectAt: ({ file, position, text }) => {
+      const at = this.at(file, text);
+      if (!at) return undefined;
+      const model = at.folder.model();
+      const object = objectAtOffset(model, at.file, at.file.lines.offset(position));
+      if (!object) return undefined;
+      const applied = model.appliedById.get(object.id) ?? [];
+      return { ref: refOfObject(model, object), applied: applied.map((a) => ({ ...refOfApplied(a), cluster: a.cluster.name, root: at.folder.root })) };
+    },
+    definition: ({ file, position, text }) => {
+      const at = this.at(file, text);
+      if (!at) return [];
+      return definitionAt(at.folder.model(), at.file, position).map((t) => ({ file: t.file, range: t.range, ...(t.folder ? { folder: t.folder } : {}) }));
+    },
+    references: ({ file, position, includeDeclaration, text }) => {
+      const at = this.at(file, text);
+      if (!at) return [];
+      return referencesAt(at.folder.model(), at.file, position, includeDeclaration).map((r) => ({ file: r.file, range: r.range, why: r.why }));
+    },
+    documentLinks: ({ file, text }) => {
+      const at = this.at(file, text);
+      if (!at) return [];
+      return documentLinks(at.folder.model(), at.file).map((l) => ({
+        range: l.range,
+        tooltip: l.tooltip,
+        target: { file: l.target.file, range: l.target.range, ...(l.target.folder ? { folder: l.target.folder } : {}) },
+      }));
+    },
+    hover: ({ file, position, text }) => {
+      const at = this.at(file, text);
+      if (!at) return undefined;
+      const info = describeSubstitution(at.folder.model(), at.file.path, at.file.lines.offset(position));
+      if (!info) return undefined;
+      return { markdown: info.markdown, range: at.file.lines.range(info.start, info.end) };
+    },
+    codeActions: ({ file, range, text }) => {
+      const at = this.at(file, text);
+      if (!at) return [];
+      const model = at.folder.model();
+      const out: ResultOf<'codeActions'> = [];
+      for (const d of at.folder.diagnostics((m) => this.log(m)).get(file) ?? []) {
+        if (!overlaps(d.range, range)) continue;
+        for (const fix of quickFixes(d, model)) {
+          out.push({
+            title: fix.title,
+            edits: fix.edits.map((e) => ({ file: e.file, range: e.range, newText: e.newText })),
+            preferred: !!fix.preferred,
+            diagnostic: { rule: d.rule, start: d.range.start },
+          });
+        }
+      }
+      return out;
+    },
+    fileTargets: ({ file }) => {
+      const folder = this.folderOf(file);
+      const source = folder?.repo.workspace.files.get(file);
+      if (!folder || !source) return [];
+      const model = folder.model();
+      const out: FileTarget[] = [];
+      for (const o of objectsOf(source)) {
+        if (!isTargetKind(o.kind) || o.synthetic || !o.fluxKind) continue;
+        out.push({ ...refOfObject(model, o), line: Math.max(0, docLine(o.doc) - 1), applied: model.appliedById.has(o.id) });
+      }
+      return out;
+    },
+    targets: (q) =>
+      this.folders
+        .filter((f) => q.root === undefined || f.root === q.root)
+        .flatMap((f) => targetNodes(f.model(), f.root, q.includeInferred).map((t) => t.ref))
+        .filter((r) => matches(r, q)),
+    driftSubject: ({ target }) => {
+      const node = this.node(target);
+      if (!node) return undefined;
+      const body = JSON.parse(JSON.stringify(node.applied.object.body ?? {})) as Record<string, any>;
+      if (node.kind === 'Kustomization') return { target, body };
+      return { target, body, releaseName: node.releaseName, targetNamespace: node.targetNamespace, storageNamespace: node.storageNamespace };
+    },
+    render: async (params, signal) => {
+      const node = this.node(params.target);
+      if (!node) return { ok: false, error: { kind: 'not-found', message: `${params.target.kind} ${params.target.namespace}/${params.target.name} is not in cluster '${params.target.cluster}' of ${params.target.root}` } };
+      const model = this.folderOf(params.target.root)!.model();
+      const opts: RenderOptions = {
+        allowProcesses: params.allowProcesses,
+        helmBin: params.helmBin,
+        revealSecretValues: params.revealSecretValues,
+        timeoutMs: params.timeoutMs,
+        strictSubstitution: params.strictSubstitution,
+        env: params.env,
+        signal,
+      };
+      return node.kind === 'Kustomization' ? renderKustomization(model, node, opts) : renderHelmRelease(model, node, opts);
+    },
+    isNamespaced: ({ root, types }) => {
+      const model = this.folderOf(root)?.model();
+      return types.map((t) => model?.isNamespaced(t.kind, t.apiVersion) ?? true);
+    },
+    liveValueMarks: ({ reports }) =>
+      liveValueMarks(reports, (p) => this.folderOf(p)?.repo.workspace.files.get(p)).map((m) => ({ file: m.file, line: m.line, text: m.text, subject: m.subject })),
+    clusterOnly: () => this.liveLookup()?.clusterOnly() ?? [],
+  };
+
+  // --- helpers -----------------------------------------------------------------------------
+
+  status(): EngineStatus {
+    return {
+      indexing: this.indexing,
+      files: this.filesRead,
+      folders: this.indexing ? [] : this.treeFolders().map((f) => ({ root: f.root, clusters: f.model().clusters.map((c) => c.name), objects: f.model().allObjects.length })),
+      version: this.version(),
+      ignoredFolders: this.indexing ? [] : this.folders.flatMap((f) => [...f.repo.workspace.skippedDirs]),
+    };
+  }
+
+  private version(): number {
+    return this.folders.reduce((n, f) => n + f.version, 0);
+  }
+
+  /** Folders shown in the tree: those holding Flux objects. */
+  private treeFolders(): Folder[] {
+    return this.folders.filter((f) => f.hasFlux());
+  }
+
+  models(): RepoModel[] {
+    return this.folders.map((f) => f.model());
+  }
+
+  private liveLookup(): LiveLookup | undefined {
+    const live = this.live;
+    if (!live?.connected) return undefined;
+    return liveLookup(snapshotCache(live.statuses, live.syncedKinds), () => this.models());
+  }
+
+  /** The innermost folder containing `path` (nested folders: the deepest root wins). */
+  private folderOf(path: string): Folder | undefined {
+    let best: Folder | undefined;
+    for (const f of this.folders) if (f.owns(path) && (!best || f.root.length > best.root.length)) best = f;
+    return best;
+  }
+
+  /**
+   * The folder and parse of `file`, in step with the editor: a query that carries the editor's
+   * text feeds it in first (the same path as a buffer change), so positions always match.
+   */
+  private at(file: string, text: string | undefined): { folder: Folder; file: SourceFile } | undefined {
+    const folder = this.folderOf(file);
+    if (!folder || folder.repo.workspace.isIgnored(file)) return undefined;
+    if (text !== undefined && folder.repo.workspace.readText(file) !== text) this.setBuffer(file, text);
+    const source = folder.repo.workspace.files.get(file);
+    if (!source || (text !== undefined && source.text !== text)) return undefined;
+    folder.model();
+    return { folder, file: folder.repo.workspace.files.get(file)! };
+  }
+
+  private folderAt(root: string): Folder {
+    const folder = this.folders.find((f) => f.root === root);
+    if (!folder) throw new Error(`${root} is not an open folder`);
+    return folder;
+  }
+
+  private node(target: TargetRef): TargetNode | undefined {
+    const folder = this.folderOf(target.root);
+    if (!folder) return undefined;
+    return targetNodes(folder.model(), folder.root, true).find((t) => matches(t.ref, target))?.node;
+  }
+}
+
+function overlaps(a: { start: Position; end: Position }, b: { start: Position; end: Position }): boolean {
+  const before = (p: Position, q: Position) => p.line < q.line || (p.line === q.line && p.character < q.character);
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}

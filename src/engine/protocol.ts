@@ -1,0 +1,237 @@
+/**
+ * The engine's API as plain, structured-clone-safe data: what the editor (through the worker), the
+ * CLI (in process) and later a Language Server adapter send and receive. No model object ever
+ * crosses this boundary. Positions are zero-based (VS Code and LSP agree); paths are absolute and
+ * `/`-separated.
+ *
+ * LSP mapping: `diagnostics` notifications = textDocument/publishDiagnostics, `definition`,
+ * `references`, `hover`, `codeActions`, `documentLinks` = the requests of the same name.
+ */
+import type { Position, Range } from '../core/yaml/lines';
+import type { LiveObjectStatus, LiveState } from '../core/status/conditions';
+import type { DriftReport } from '../core/drift/types';
+import type { RenderResult, HelmRenderResult, RenderedObject } from '../render/types';
+import type { TreeJson } from '../core/tree/treeData';
+
+export type { Position, Range, LiveObjectStatus, LiveState, DriftReport, RenderResult, HelmRenderResult, RenderedObject, TreeJson };
+
+export interface Location {
+  file: string;
+  range: Range;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface EngineDiagnostic extends Location {
+  /** Rule id (`depends-on-not-found`, …): the diagnostic's code. */
+  rule: string;
+  severity: Severity;
+  message: string;
+  related: (Location & { message: string })[];
+}
+
+/** The diagnostics of one file; an empty list clears it (LSP publishDiagnostics). */
+export interface FileDiagnostics {
+  file: string;
+  diagnostics: EngineDiagnostic[];
+}
+
+/** A Flux object as the cluster names it: the namespace is always set for namespaced kinds. */
+export interface ObjectRef {
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+/** An object applied in a cluster of a workspace folder. */
+export interface TargetRef extends ObjectRef {
+  /** Cluster (root Kustomization) name in the workspace model. */
+  cluster: string;
+  /** Workspace folder holding it. */
+  root: string;
+}
+
+export type IconSpec = { media: string } | { codicon: string; color?: string };
+
+/** One node of the Flux tree, ready to show. `id` is stable across rebuilds and is the handle for children. */
+export interface TreeItemData {
+  id: string;
+  label: string;
+  description?: string;
+  /** Markdown, user-supplied parts escaped. */
+  tooltip?: string;
+  contextValue: string;
+  collapsible: 'none' | 'collapsed' | 'expanded';
+  icon: IconSpec;
+  /** Where clicking it goes. */
+  location?: Location;
+  /** The object commands (reconcile, drift) act on, when the node is one. */
+  target?: ObjectRef & { cluster?: string };
+}
+
+export interface NavTarget extends Location {
+  /** Set when the reference names a folder Flux generates a kustomization for. */
+  folder?: string;
+}
+
+export interface DocumentLink {
+  range: Range;
+  target: NavTarget;
+  tooltip: string;
+}
+
+export interface Reference extends Location {
+  why: string;
+}
+
+export interface HoverData {
+  markdown: string;
+  range: Range;
+}
+
+export interface TextEdit extends Location {
+  newText: string;
+}
+
+export interface CodeAction {
+  title: string;
+  edits: TextEdit[];
+  preferred: boolean;
+  /** The diagnostic it fixes (same rule and start position as one the engine published). */
+  diagnostic: { rule: string; start: Position };
+}
+
+/** A Kustomization or HelmRelease written in a file, with the identity Flux gives it. */
+export interface FileTarget extends ObjectRef {
+  /** Line of the document start (where a CodeLens goes). */
+  line: number;
+  /** Applied by some cluster of the workspace. */
+  applied: boolean;
+}
+
+/** What a drift run needs from the workspace, besides the render. */
+export interface DriftSubject {
+  target: TargetRef;
+  /** The object as written in the workspace (plain JSON). */
+  body: Record<string, any>;
+  /** HelmRelease only: helm-controller's release name and namespaces. */
+  releaseName?: string;
+  targetNamespace?: string;
+  storageNamespace?: string;
+}
+
+export interface LiveValueMark {
+  file: string;
+  line: number;
+  text: string;
+  subject: string;
+}
+
+/** The cluster as the status watcher sees it; the engine decorates the tree from it. */
+export interface LiveSnapshot {
+  connected: boolean;
+  statuses: LiveObjectStatus[];
+  /** Flux kinds listed at least once (an object of such a kind missing from `statuses` is Absent). */
+  syncedKinds: string[];
+}
+
+export interface RenderParams {
+  target: TargetRef;
+  /** False in untrusted workspaces: nothing is spawned (builds never spawn; only a chart pull would). */
+  allowProcesses: boolean;
+  /** helm binary for pulling charts that are not cached. */
+  helmBin?: string;
+  revealSecretValues?: boolean;
+  /** Time limit of one build or chart pull (CLI `--timeout`). */
+  timeoutMs?: number;
+  /** kustomize-controller's StrictPostBuildSubstitutions (default on). */
+  strictSubstitution?: boolean;
+  /** Environment for `helm pull` (PATH lookup too); default the engine's process environment. The builds see none. */
+  env?: Record<string, string | undefined>;
+}
+
+export type Errorable<T> = { ok: true; value: T } | { ok: false; error: { kind: string; message: string } };
+
+/** What an engine reports between requests. */
+export interface EngineStatus {
+  /** True until the first index of every folder finished. */
+  indexing: boolean;
+  /** Files read so far (grows while indexing). */
+  files: number;
+  /** Workspace folders that hold Flux objects. */
+  folders: { root: string; clusters: string[]; objects: number }[];
+  /** Bumped on every model change. */
+  version: number;
+  /** Folders the engine never reads (chart templates, `.sourceignore`d, VCS data): events under them can be dropped. */
+  ignoredFolders: string[];
+}
+
+/** A YAML problem of a file, for the CLI's stderr (1-based line, column when known). */
+export interface ParseProblem {
+  file: string;
+  line: number;
+  column?: number;
+  message: string;
+}
+
+/** Requests: method → [params, result]. */
+export interface EngineMethods {
+  status: [Record<string, never>, EngineStatus];
+  /** Every diagnostic of a folder (or all folders), and the rules that failed with an internal error. */
+  check: [{ root?: string }, { diagnostics: EngineDiagnostic[]; failures: { rules: string; message: string }[] }];
+  /** `gitops-preview tree` output of a folder. */
+  treeJson: [{ root: string }, TreeJson];
+  treeText: [{ root: string }, string];
+  parseProblems: [{ root: string }, ParseProblem[]];
+  /** Children of a tree node, or the roots (one per folder holding Flux objects when there are several). */
+  treeChildren: [{ id?: string }, TreeItemData[]];
+  /** Tree nodes from a root down to the object at the position (first path), for reveal. */
+  treePath: [{ file: string; position: Position; text?: string }, TreeItemData[]];
+  /** The written object at the position: its identity, and every cluster applying it. */
+  objectAt: [{ file: string; position: Position; text?: string }, { ref: ObjectRef; applied: TargetRef[] } | undefined];
+  definition: [{ file: string; position: Position; text?: string }, NavTarget[]];
+  references: [{ file: string; position: Position; includeDeclaration: boolean; text?: string }, Reference[]];
+  documentLinks: [{ file: string; text?: string }, DocumentLink[]];
+  hover: [{ file: string; position: Position; text?: string }, HoverData | undefined];
+  codeActions: [{ file: string; range: Range; text?: string }, CodeAction[]];
+  fileTargets: [{ file: string }, FileTarget[]];
+  /** Kustomizations and HelmReleases written in the workspace (drift candidates), optionally one object's copies. */
+  targets: [{ kind?: string; namespace?: string; name?: string; cluster?: string; root?: string; includeInferred?: boolean }, TargetRef[]];
+  driftSubject: [{ target: TargetRef }, DriftSubject | undefined];
+  render: [RenderParams, Errorable<RenderResult | HelmRenderResult>];
+  /** What the folder's model knows (CRDs in the workspace, built-in kinds): the fallback when discovery fails. */
+  isNamespaced: [{ root: string; types: { apiVersion: string; kind: string }[] }, boolean[]];
+  liveValueMarks: [{ reports: DriftReport[] }, LiveValueMark[]];
+  /** Flux objects the cluster has and no workspace folder defines. */
+  clusterOnly: [Record<string, never>, LiveObjectStatus[]];
+}
+
+export type EngineMethod = keyof EngineMethods;
+export type ParamsOf<M extends EngineMethod> = EngineMethods[M][0];
+export type ResultOf<M extends EngineMethod> = EngineMethods[M][1];
+
+/** One-way messages to the engine (no answer): the editor's state. */
+export type EngineInput =
+  | { type: 'open'; roots: string[]; settings?: EngineSettings }
+  | { type: 'filesChanged'; paths: string[] }
+  | { type: 'buffer'; file: string; text: string | undefined }
+  | { type: 'reload' }
+  | { type: 'live'; snapshot: LiveSnapshot | undefined }
+  | { type: 'cancel'; id: number };
+
+/** Notifications from the engine. */
+export type EngineEvent =
+  | { type: 'status'; status: EngineStatus }
+  | { type: 'diagnostics'; files: FileDiagnostics[] }
+  | { type: 'changed'; version: number }
+  | { type: 'log'; message: string };
+
+/** The wire format between the extension host and the worker. */
+export type ToEngine = EngineInput | { type: 'request'; id: number; method: EngineMethod; params: unknown };
+export type FromEngine = EngineEvent | { type: 'response'; id: number; result?: unknown; error?: string };
+
+/** Editor settings the model reads (the CLI reads only the repository's `.gitops-preview.yaml`). */
+export interface EngineSettings {
+  /** `gitopsPreview.sourceRoots`: `Kind/namespace/name` → workspace folder holding that source's artifact. */
+  sourceRoots?: Record<string, string>;
+}

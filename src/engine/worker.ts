@@ -1,0 +1,13 @@
+/**
+ * The engine's worker thread (bundled as dist/engineWorker.js): indexing, model builds, checks and
+ * renders run here, never on the editor's extension host thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { nodeEngine } from './node';
+import type { FromEngine, ToEngine } from './protocol';
+import { serve } from './serve';
+
+if (!parentPort) throw new Error('engineWorker must run as a worker thread');
+const port = parentPort;
+const engine = nodeEngine({ debounceMs: (workerData as { debounceMs?: number } | undefined)?.debounceMs });
+serve(engine, (m: FromEngine) => port.postMessage(m), (handler: (m: ToEngine) => void) => port.on('message', handler));

@@ -1,0 +1,54 @@
+/**
+ * Multi-root workspaces: a `.code-workspace` with the demo repository and a second Flux repository
+ * (a copy of the demo with its cluster renamed) shows one top-level node per folder in the Flux
+ * tree, each with its own cluster.
+ */
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Workbench } from '../lib/workbench';
+import { e2eEnv } from '../lib/env';
+
+let wb: Workbench;
+let second: string;
+let workspaceFile: string;
+
+before(async () => {
+  const env = e2eEnv();
+  const work = path.dirname(env.workspace);
+  second = path.join(work, 'fleet-staging');
+  fs.rmSync(second, { recursive: true, force: true });
+  fs.cpSync(path.resolve(__dirname, '../../../examples/demo-repo'), second, { recursive: true });
+  fs.renameSync(path.join(second, 'clusters/demo'), path.join(second, 'clusters/staging'));
+  const sync = path.join(second, 'clusters/staging/flux-system/gotk-sync.yaml');
+  fs.writeFileSync(sync, fs.readFileSync(sync, 'utf8').replace('path: ./clusters/demo', 'path: ./clusters/staging'));
+  workspaceFile = path.join(work, 'two-folders.code-workspace');
+  fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: env.workspace }, { path: second }] }, null, 2));
+  wb = await Workbench.open({ workspaceFile });
+});
+after(async () => {
+  await wb?.close();
+});
+
+test('a two-folder workspace shows both folders as top-level nodes, each with its own cluster tree', async () => {
+  await wb.command('GitOps Preview: Focus on Flux View');
+  const pane = wb.viewPane('Flux');
+  const folderA = path.basename(e2eEnv().workspace);
+  const folderB = path.basename(second);
+  const rows = await wb.until('both folders and their clusters in the tree', async () => {
+    const r = await wb.treeRows('Flux');
+    const text = r.join('\n');
+    if ([folderA, folderB, 'demo', 'staging'].every((n) => text.includes(n))) return r;
+    const collapsed = pane.locator('.monaco-list-row[aria-expanded="false"]');
+    if ((await collapsed.count()) > 0) await collapsed.first().locator('.monaco-tl-twistie').click();
+    return undefined;
+  });
+  await wb.widenSideBar(560);
+  await wb.screenshot('05-multiroot');
+  // Whole names only: `demo` must not match the row of the folder `demo-repo`.
+  const indexOf = (name: string) => rows.findIndex((r) => new RegExp(`(^|\\s)${name}(?![\\w-])`).test(r));
+  for (const name of [folderA, folderB, 'demo', 'staging']) assert.ok(indexOf(name) >= 0, `no row for ${name} in:\n${rows.join('\n')}`);
+  // Each cluster sits under its own folder.
+  assert.ok(indexOf(folderA) < indexOf('demo') && indexOf('demo') < indexOf(folderB) && indexOf(folderB) < indexOf('staging'), rows.join('\n'));
+});

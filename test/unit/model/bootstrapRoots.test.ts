@@ -1,0 +1,114 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Repo } from '../../../src/core/repo';
+import { memoryHost } from '../../../src/core/workspace/host';
+import { treeJson } from '../../../src/core/tree/treeData';
+import { checkModel } from '../../../src/core/checks';
+import type { BuildOptions } from '../../../src/core/model/graph';
+
+const ROOT = '/repo';
+const repo = (files: Record<string, string>, options: BuildOptions = {}) => new Repo(ROOT, memoryHost(ROOT, files), options);
+
+const KS = (name: string, path: string, extra = '', source = 'GitRepository', sourceName = 'flux-system') =>
+  `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: 1h\n  path: ${path}\n  sourceRef:\n    kind: ${source}\n    name: ${sourceName}\n${extra}`;
+
+const FLUX_INSTANCE = (path: string, version = '2.6.x') =>
+  `apiVersion: fluxcd.controlplane.io/v1\nkind: FluxInstance\nmetadata:\n  name: flux\n  namespace: flux-system\nspec:\n  distribution:\n    version: "${version}"\n  sync:\n    kind: GitRepository\n    url: https://github.com/me/fleet.git\n    ref: refs/heads/main\n    path: ${path}\n`;
+
+test('a FluxInstance sync is the cluster root; top-level Kustomizations of its path are one cluster; strays are unapplied', () => {
+  const model = repo({
+    'clusters/prod/flux-instance.yaml': FLUX_INSTANCE('clusters/prod'),
+    'clusters/prod/infra.yaml': KS('infra', './infra'),
+    'clusters/prod/apps.yaml': KS('apps', './apps', '  dependsOn:\n    - name: infra\n'),
+    'infra/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+    'apps/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n',
+    '_archive/old.yaml': KS('old', './nowhere', '  dependsOn:\n    - name: missing\n'),
+  }).model();
+  const json = treeJson(model);
+  assert.deepEqual(json.clusters.map((c) => c.name), ['prod']);
+  assert.deepEqual(json.clusters[0].root.children.map((c) => `${c.kind}/${c.name}`), ['GitRepository/flux-system', 'Kustomization/apps', 'Kustomization/infra']);
+  assert.deepEqual(json.sources.map((s) => [s.kind, s.name, s.file, s.root, s.rootOrigin]), [['GitRepository', 'flux-system', 'clusters/prod/flux-instance.yaml', '.', 'bootstrap']]);
+  assert.deepEqual(json.unapplied.map((u) => u.name), ['old']);
+  // The archived Kustomization gets no dependency or path diagnostics; nothing refers to a missing source.
+  assert.deepEqual(checkModel(model).diagnostics.map((d) => d.rule), []);
+});
+
+test('a ResourceSet with inline inputs generates Flux objects under the Kustomization applying it', () => {
+  const rs = `apiVersion: fluxcd.controlplane.io/v1\nkind: ResourceSet\nmetadata:\n  name: tenants\n  namespace: flux-system\nspec:\n  inputs:\n    - tenant: team-a\n    - tenant: team-b\n  resources:\n    - apiVersion: kustomize.toolkit.fluxcd.io/v1\n      kind: Kustomization\n      metadata:\n        name: << inputs.tenant >>\n        namespace: flux-system\n      spec:\n        path: ./tenants/<< inputs.tenant >>\n        sourceRef:\n          kind: GitRepository\n          name: flux-system\n    - apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        name: << inputs.tenant | slugify >>\n`;
+  const model = repo({
+    'clusters/prod/flux-instance.yaml': FLUX_INSTANCE('clusters/prod'),
+    'clusters/prod/tenants.yaml': rs,
+    'tenants/team-a/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+    'tenants/team-b/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n',
+  }).model();
+  const root = model.clusters[0].root;
+  assert.deepEqual(root.children.map((k) => `${k.applied.name} ${k.path} ${k.applies.length}`), ['team-a tenants/team-a 1', 'team-b tenants/team-b 1']);
+  // An entry whose name uses a template function is left out, not guessed.
+  assert.ok(!model.clusters[0].objects.some((a) => a.name.includes('<<')));
+});
+
+test("a child's spec.path is substituted by its applier's postBuild (substituteFrom ConfigMap in the repo)", () => {
+  const model = repo({
+    'clusters/prod/flux-system/gotk-sync.yaml': KS('flux-system', './clusters/prod'),
+    'clusters/prod/vars.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: vars\n  namespace: flux-system\ndata:\n  CLUSTER: prod\n',
+    'clusters/prod/apps.yaml': KS('apps', './apps', '  postBuild:\n    substituteFrom:\n      - kind: ConfigMap\n        name: vars\n'),
+    'apps/kustomization.yaml': 'resources:\n  - app.yaml\n',
+    'apps/app.yaml': KS('app', './app/${CLUSTER}'),
+    'app/prod/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n',
+  }).model();
+  const app = model.clusters[0].kustomizations.find((k) => k.applied.name === 'app')!;
+  assert.equal(app.path, 'app/prod');
+  assert.equal(app.applies.length, 1);
+  assert.deepEqual(checkModel(model).diagnostics.filter((d) => d.rule === 'path-not-found'), []);
+});
+
+test('source roots: inferred for an OCIRepository, pinned by .gitops-preview.yaml or the setting, remote URL at another branch is external', () => {
+  const files: Record<string, string> = {
+    'clusters/prod/flux-system/gotk-sync.yaml': KS('flux-system', './clusters/prod'),
+    'clusters/prod/apps.yaml': KS('apps', './production', '', 'OCIRepository', 'apps'),
+    'clusters/prod/other.yaml': KS('other', './', '', 'GitRepository', 'other'),
+    'clusters/prod/sources.yaml':
+      'apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata:\n  name: apps\n  namespace: flux-system\nspec:\n  url: oci://example.com/apps\n  ref:\n    tag: latest\n---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: other\n  namespace: flux-system\nspec:\n  url: git@github.com:me/fleet\n  ref:\n    branch: release\n',
+    'deploy/apps/production/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p\n',
+    'alt/production/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: q\n',
+  };
+  const remotes = ['https://github.com/me/fleet.git'];
+  // Two folders hold production/: ambiguous, so external.
+  let model = repo(files, { remotes, checkout: { branch: 'main' } }).model();
+  let ks = (name: string) => model.clusters[0].kustomizations.find((k) => k.applied.name === name)!;
+  assert.equal(ks('apps').source.kind, 'external');
+  // scp-style URL without .git matches the https remote, but branch release is not the checkout.
+  assert.match(ks('other').source.description, /branch release: the same repository at another ref than this workspace's branch main/);
+  // One candidate: inferred, and said so.
+  const { ['alt/production/cm.yaml']: _, ...single } = files;
+  model = repo(single, { remotes, checkout: { branch: 'main' } }).model();
+  ks = (name: string) => model.clusters[0].kustomizations.find((k) => k.applied.name === name)!;
+  const apps = ks('apps').source;
+  assert.ok(apps.kind === 'view' && apps.root === 'deploy/apps' && apps.rootOrigin === 'inferred', apps.description);
+  assert.equal(ks('apps').applies.length, 1);
+  const json = treeJson(model);
+  assert.deepEqual(json.sources.filter((s) => s.name === 'apps').map((s) => [s.root, s.rootOrigin]), [['./deploy/apps', 'inferred']]);
+  // Pinned in the repository file (read by check in CI too), then overridden by the setting.
+  model = repo({ ...files, '.gitops-preview.yaml': 'sourceRoots:\n  OCIRepository/flux-system/apps: alt\n' }, { remotes }).model();
+  const pinned = model.clusters[0].kustomizations.find((k) => k.applied.name === 'apps')!.source;
+  assert.ok(pinned.kind === 'view' && pinned.root === 'alt' && pinned.rootOrigin === 'configured');
+  model = repo({ ...files, '.gitops-preview.yaml': 'sourceRoots:\n  OCIRepository/flux-system/apps: alt\n' }, { remotes, sourceRoots: { 'OCIRepository/flux-system/apps': 'deploy/apps' } }).model();
+  const overridden = model.clusters[0].kustomizations.find((k) => k.applied.name === 'apps')!.source;
+  assert.ok(overridden.kind === 'view' && overridden.root === 'deploy/apps');
+  // A configured folder outside the repository is refused.
+  model = repo(files, { sourceRoots: { 'OCIRepository/flux-system/apps': '../elsewhere' } }).model();
+  assert.equal(model.clusters[0].kustomizations.find((k) => k.applied.name === 'apps')!.source.kind, 'external');
+});
+
+test('api-version-unserved: a warning when the FluxInstance pins a Flux that still serves the version, an error otherwise', () => {
+  const hr = 'apiVersion: helm.toolkit.fluxcd.io/v2beta2\nkind: HelmRelease\nmetadata:\n  name: x\n  namespace: flux-system\nspec:\n  chart:\n    spec:\n      chart: x\n';
+  const run = (version: string) => {
+    const model = repo({ 'clusters/prod/flux-instance.yaml': FLUX_INSTANCE('clusters/prod', version), 'clusters/prod/hr.yaml': hr }).model();
+    return checkModel(model).diagnostics.filter((d) => d.rule === 'api-version-unserved').map((d) => [d.severity, d.message]);
+  };
+  const [[severity, message]] = run('2.6.x');
+  assert.equal(severity, 'warning');
+  assert.match(message, /still served by the Flux 2\.6\.x this repository runs \(FluxInstance flux-system\/flux distribution\.version\), but no longer from Flux 2\.8/);
+  assert.equal(run('2.8.0')[0][0], 'error');
+  assert.equal(run('2.x')[0][0], 'error');
+});
