@@ -104,6 +104,11 @@ func memFS(files abi.Files) (filesys.FileSystem, error) {
 		return nil, err
 	}
 	for i, f := range files.List {
+		if !creatable(f.Path) {
+			// kyaml's in-memory file system creates only names of [a-zA-Z0-9-_.:]; a file with
+			// another name (spaces, say) is left out and a build that reads it says it does not exist.
+			continue
+		}
 		p := path.Join(sourceRoot, path.Clean("/"+f.Path))
 		if err := fs.MkdirAll(path.Dir(p)); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
@@ -113,6 +118,17 @@ func memFS(files abi.Files) (filesys.FileSystem, error) {
 		}
 	}
 	return fs, nil
+}
+
+var creatableName = regexp.MustCompile(`^[a-zA-Z0-9-_.:]+$`)
+
+func creatable(p string) bool {
+	for _, part := range strings.Split(p, "/") {
+		if part != "" && !creatableName.MatchString(part) {
+			return false
+		}
+	}
+	return true
 }
 
 func relativeToSource(err error) error {
