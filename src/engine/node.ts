@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
+import type { BuildOptions } from '../core/model/graph';
 import { diskHost, gitCheckout, gitRemotes } from '../node/fsHost';
 import { Engine } from './engine';
+import type { EngineSettings } from './protocol';
 
-/** An engine over the disk, with the Git remotes of each folder and node's sha256 (worker and CLI). */
+/** Model options for a folder on disk: its Git remotes and checkout, the editor's settings, node's sha256. */
+export function diskBuildOptions(root: string, settings: EngineSettings = {}): BuildOptions {
+  return {
+    remotes: gitRemotes(root),
+    checkout: gitCheckout(root),
+    sourceRoots: settings.sourceRoots,
+    sha256: (s) => createHash('sha256').update(s).digest('hex'),
+  };
+}
+
+/** An engine over the disk (worker and CLI). */
 export function nodeEngine(options: { debounceMs?: number } = {}): Engine {
-  return new Engine({
-    host: diskHost,
-    debounceMs: options.debounceMs,
-    buildOptions: (root, settings) => ({
-      remotes: gitRemotes(root),
-      checkout: gitCheckout(root),
-      sourceRoots: settings.sourceRoots,
-      sha256: (s) => createHash('sha256').update(s).digest('hex'),
-    }),
-  });
+  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions });
 }

@@ -116,11 +116,12 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
 
 /**
  * Files whose objects the model inferred (a placeholder gotk-sync.yaml): built with the inferred
- * objects, so the render shows what the bootstrapped cluster applies.
+ * objects, so the render shows what the bootstrapped cluster applies. Objects a FluxInstance or a
+ * ResourceSet generates (they have an origin) live in the cluster only: their files stay as written.
  */
 export function syntheticFiles(model: RepoModel): Map<string, string> {
   const out = new Map<string, string>();
-  for (const o of model.allObjects) if (o.synthetic) out.set(o.doc.file.path, o.doc.file.text);
+  for (const o of model.allObjects) if (o.synthetic && !o.origin) out.set(o.doc.file.path, o.doc.file.text);
   return out;
 }
 

@@ -4,7 +4,7 @@
 # Idempotent: a binary that already exists is not rebuilt. Progress and timings go to
 # stderr; the final NAME=path lines (same as tools-env.sh --print) go to stdout.
 #
-#   bash test/cluster/build.sh                      # all: kube-apiserver etcd kustomize helm
+#   bash test/cluster/build.sh                      # all: kube-apiserver etcd kustomize helm flux
 #   bash test/cluster/build.sh kustomize helm       # only some
 #
 # Environment: GITOPS_PREVIEW_CACHE (cache root), GITOPS_BUILD_PARALLELISM (go build -p,
@@ -41,6 +41,24 @@ kube_ldflags() {
   printf '%s' "$f"
 }
 
+# build_flux VERSION OUTDIR: the flux CLI from its module. cmd/flux embeds manifests/*.yaml,
+# which the release process generates and the module lacks, so a writable copy of the module
+# gets a placeholder there; only `flux install`/`bootstrap` read it, never `flux build`.
+build_flux() {
+  local version="$1" out="$2" modroot src
+  modroot="$(cd "$out" && go mod download -json "github.com/fluxcd/flux2/v2@$version" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [[ -d "$modroot/cmd/flux" ]] || { log "flux $version: module download failed"; return 1; }
+  src="$out/src"
+  cp -r "$modroot" "$src"
+  chmod -R u+w "$src"
+  mkdir -p "$src/cmd/flux/manifests"
+  printf '# placeholder: the flux CLI built for `flux build` only (test/cluster/build.sh)\n' \
+    >"$src/cmd/flux/manifests/placeholder.yaml"
+  (cd "$src" && go build "${buildflags[@]}" -ldflags "-s -w -X main.VERSION=${version#v}" \
+    -o "$out/flux" ./cmd/flux)
+}
+
 # run_build NAME VERSION OUTDIR: builds NAME into OUTDIR/NAME.
 run_build() {
   local name="$1" version="$2" out="$3"
@@ -61,6 +79,9 @@ run_build() {
       (cd "$out" && GOBIN="$out" go install "${buildflags[@]}" \
         -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$version -X helm.sh/helm/v3/internal/version.gitTreeState=clean" \
         "helm.sh/helm/v3/cmd/helm@$version")
+      ;;
+    flux)
+      build_flux "$version" "$out"
       ;;
     *)
       log "unknown tool: $name"
@@ -98,7 +119,7 @@ build_one() {
 tools=("$@")
 if [[ ${#tools[@]} -eq 0 ]]; then
   # kube-apiserver first: slowest, and etcd then reuses most of its build cache.
-  tools=(kube-apiserver etcd kustomize helm)
+  tools=(kube-apiserver etcd kustomize helm flux)
 fi
 
 timings=()
@@ -109,7 +130,8 @@ for t in "${tools[@]}"; do
     etcd) build_one etcd "$GITOPS_ETCD_VERSION" "$ETCD_BIN" ;;
     kustomize) build_one kustomize "$GITOPS_KUSTOMIZE_VERSION" "$KUSTOMIZE_BIN" ;;
     helm) build_one helm "$GITOPS_HELM_VERSION" "$HELM_BIN" ;;
-    *) log "unknown tool: $t (expected kube-apiserver, etcd, kustomize, helm)"; exit 2 ;;
+    flux) build_one flux "$GITOPS_FLUX_VERSION" "$FLUX_BIN" ;;
+    *) log "unknown tool: $t (expected kube-apiserver, etcd, kustomize, helm, flux)"; exit 2 ;;
   esac
 done
 if [[ ${#timings[@]} -gt 0 ]]; then

@@ -572,9 +572,10 @@ function applyCycleProblem(node: KustomizationNode, ancestor: KustomizationNode,
     code: 'apply-cycle',
     message:
       `spec.path '${written}' includes Kustomization ${label} (${ancestor.applied.object.file.slice(root.length + 1)}), which applies this one: ` +
-      `both would reconcile the same objects and prune each other's changes. Point spec.path at a folder holding only what this Kustomization should apply.`,
+      `they apply each other, so both reconcile the same objects and prune each other's changes. Point spec.path at a folder holding only what this Kustomization should apply.`,
     doc: node.applied.object.doc,
     path: ['spec', 'path'],
+    related: [{ doc: ancestor.applied.object.doc, path: ['metadata', 'name'], message: `Kustomization ${label}, which applies this one` }],
   };
 }
 

@@ -35,6 +35,8 @@ export interface ExpandProblem {
   readonly message: string;
   readonly doc: YamlDoc;
   readonly path: PathSegment[];
+  /** Other locations involved (the Kustomization an apply-cycle closes on). */
+  readonly related?: readonly { doc: YamlDoc; path: PathSegment[]; message: string }[];
 }
 
 export interface Expansion {
