@@ -55,6 +55,7 @@ function newWorker(): Worker {
 interface Live {
   worker: Worker;
   ready: Promise<void>;
+  exited?: Promise<void>;
   /** Settles the call in flight when the worker answers, traps or exits. */
   pending?: (msg: FromWorker | { type: 'exit'; code: number }) => void;
 }
@@ -63,6 +64,8 @@ export class WasmModule {
   private compiled?: Promise<WebAssembly.Module>;
   private live?: Live;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Settles when the last stopped worker has exited: a new one starts only then (V8 crashed otherwise). */
+  private retired: Promise<void> = Promise.resolve();
   /** Instances started so far (a trap or a timeout makes the next call start another). */
   instances = 0;
   /** Linear memory of the instance after its last call, in bytes. */
@@ -120,6 +123,7 @@ export class WasmModule {
     const worker = newWorker();
     this.instances++;
     const live: Live = { worker, ready: Promise.resolve() };
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (msg: FromWorker) => live.pending?.(msg));
     worker.on('error', (err) => live.pending?.({ type: 'trap', message: err.message }));
     worker.on('exit', (code) => {
@@ -134,6 +138,7 @@ export class WasmModule {
       };
     });
     worker.postMessage({ type: 'init', module, maxMemoryBytes: this.maxMemoryBytes });
+    live.exited = exited;
     return live;
   }
 
@@ -147,6 +152,7 @@ export class WasmModule {
       return { ok: false, kind: 'missing-module', message: (err as Error).message };
     }
     const request = encodeRequest(op, args, files);
+    if (!this.live) await this.retired;
     const live = (this.live ??= this.start(module));
     live.worker.ref();
     const timeoutMs = opts.timeoutMs ?? DEFAULT_WASM_TIMEOUT_MS;
@@ -158,10 +164,14 @@ export class WasmModule {
         clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
         live.pending = undefined;
-        if (stop) {
+        if (stop) void live.worker.terminate();
+        if (this.live === live && !stop) {
+          live.worker.unref();
+        } else {
+          // A dead or stopped worker stays referenced until it has exited, and the next one waits for that.
           if (this.live === live) this.live = undefined;
-          void live.worker.terminate();
-        } else live.worker.unref();
+          this.retired = live.exited ?? Promise.resolve();
+        }
         resolve(result);
       };
       const timer = setTimeout(
@@ -177,7 +187,11 @@ export class WasmModule {
             if (msg.type === 'answer') {
               this.memoryBytes = msg.memoryBytes;
               finish(decode(msg.text, label), false);
-            } else if (msg.type === 'trap') finish({ ok: false, kind: 'crashed', message: `${label} crashed and will be restarted: ${msg.message}` }, true);
+            } else if (msg.type === 'trap') {
+              // The worker ends itself after a trap; it is not terminated from here.
+              if (this.live === live) this.live = undefined;
+              finish({ ok: false, kind: 'crashed', message: `${label} crashed and will be restarted: ${msg.message}` }, false);
+            }
             else finish({ ok: false, kind: 'crashed', message: `${label} stopped unexpectedly and will be restarted` }, true);
           };
           live.worker.postMessage({ type: 'call', request }, [request.buffer as ArrayBuffer]);

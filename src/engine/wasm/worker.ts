@@ -67,5 +67,7 @@ parentPort!.on('message', (msg: ToWorker) => {
     exports = undefined;
     // WASI's proc_exit (Go's os.Exit, a fatal error) unwinds with a non-Error value.
     post({ type: 'trap', message: err instanceof Error ? err.message : 'the module exited' });
+    // The instance is dead; the thread ends itself (the host starts a fresh one on the next call).
+    process.exit(1);
   }
 });
