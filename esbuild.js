@@ -7,8 +7,9 @@ const watch = process.argv.includes('--watch');
 
 async function main() {
   const ctx = await esbuild.context({
-    // engineWorker: the engine's worker thread, started by the extension (src/extension/engineService.ts).
-    entryPoints: { extension: 'src/extension/extension.ts', engineWorker: 'src/engine/worker.ts', cli: 'src/cli/main.ts' },
+    // engineWorker: the engine's worker thread, started by the extension (src/extension/engineService.ts);
+    // wasm-worker: the thread that owns a WebAssembly module's instance (src/engine/wasm/host.ts).
+    entryPoints: { extension: 'src/extension/extension.ts', engineWorker: 'src/engine/worker.ts', cli: 'src/cli/main.ts', 'wasm-worker': 'src/engine/wasm/worker.ts' },
     bundle: true,
     format: 'cjs',
     platform: 'node',
