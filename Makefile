@@ -19,6 +19,7 @@ $(DEPS_STAMP): package.json package-lock.json
 deps: $(DEPS_STAMP)
 
 build: deps
+	bash scripts/build-wasm.sh
 	npm run typecheck
 	npm run build
 

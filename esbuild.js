@@ -1,4 +1,4 @@
-// One build context for the extension, its engine worker and the CLI, one for the webview scripts; type-checking is `npm run typecheck`.
+// One build context for the extension, its workers and the CLI, one for the webview scripts; type-checking is `npm run typecheck`.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 
@@ -7,8 +7,9 @@ const watch = process.argv.includes('--watch');
 
 async function main() {
   const node = await esbuild.context({
-    // engineWorker: the engine's worker thread, started by the extension (src/extension/engineService.ts).
-    entryPoints: { extension: 'src/extension/extension.ts', engineWorker: 'src/engine/worker.ts', cli: 'src/cli/main.ts' },
+    // engineWorker: the engine's worker thread, started by the extension (src/extension/engineService.ts);
+    // wasm-worker: the thread that owns a WebAssembly module's instance (src/engine/wasm/host.ts).
+    entryPoints: { extension: 'src/extension/extension.ts', engineWorker: 'src/engine/worker.ts', cli: 'src/cli/main.ts', 'wasm-worker': 'src/engine/wasm/worker.ts' },
     bundle: true,
     format: 'cjs',
     platform: 'node',

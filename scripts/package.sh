@@ -16,6 +16,7 @@ start=$SECONDS
 [[ -x node_modules/.bin/vsce ]] || { log "ERROR: node_modules/.bin/vsce missing (run npm ci at the repo root)"; exit 1; }
 [[ -f media/icon.png ]] || node scripts/icon.js >&2
 
+bash scripts/build-wasm.sh
 node esbuild.js --production
 mkdir -p "$(dirname "$out")"
 rm -f "$out"

@@ -282,7 +282,6 @@ export class Engine {
       const model = this.folderOf(params.target.root)!.model();
       const opts: RenderOptions = {
         allowProcesses: params.allowProcesses,
-        kustomizeBin: params.kustomizeBin,
         helmBin: params.helmBin,
         revealSecretValues: params.revealSecretValues,
         timeoutMs: params.timeoutMs,

@@ -138,16 +138,16 @@ export interface LiveSnapshot {
 
 export interface RenderParams {
   target: TargetRef;
-  /** False in untrusted workspaces: nothing is spawned. */
+  /** False in untrusted workspaces: nothing is spawned (builds never spawn; only a chart pull would). */
   allowProcesses: boolean;
-  kustomizeBin?: string;
+  /** helm binary for pulling charts that are not cached. */
   helmBin?: string;
   revealSecretValues?: boolean;
-  /** Per-process timeout (CLI `--timeout`). */
+  /** Time limit of one build or chart pull (CLI `--timeout`). */
   timeoutMs?: number;
   /** kustomize-controller's StrictPostBuildSubstitutions (default on). */
   strictSubstitution?: boolean;
-  /** Environment for kustomize/helm (PATH lookup too); default the engine's process environment. */
+  /** Environment for `helm pull` (PATH lookup too); default the engine's process environment. The builds see none. */
   env?: Record<string, string | undefined>;
 }
 

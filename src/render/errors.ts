@@ -3,15 +3,15 @@
  * ("install kustomize", "this entry is remote", "variable X is not set") instead of a stack.
  */
 export type RenderErrorKind =
-  /** kustomize / helm / kubectl could not be found or started. */
+  /** A WebAssembly module (dist/wasm) is missing, or helm (for a chart pull) could not be found or started. */
   | 'missing-binary'
-  /** Processes are not allowed (untrusted workspace). */
+  /** A process would be needed (a chart pull) and processes are not allowed (untrusted workspace). */
   | 'not-allowed'
   /** The Kustomization's or HelmRelease's inputs are not in the workspace (external source, remote base, missing chart). */
   | 'unavailable'
   /** The object itself is malformed (no spec.path, bad component path, invalid valuesFrom...). */
   | 'invalid'
-  /** kustomize build / helm template exited non-zero; the message carries its stderr. */
+  /** kustomize build / helm template failed (or panicked, or its module crashed); the message carries its error. */
   | 'build-failed'
   /** postBuild variable substitution failed (strict mode, bad variable name, bad syntax). */
   | 'substitution'
@@ -22,7 +22,7 @@ export interface RenderError {
   kind: RenderErrorKind;
   /** One human paragraph: what is wrong and where. */
   message: string;
-  /** Raw stderr of the failed process, when there was one. */
+  /** The build's own error text (or a failed process's stderr), when there was one. */
   stderr?: string;
 }
 

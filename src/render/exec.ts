@@ -1,6 +1,7 @@
 /**
- * The only place render code starts processes: execFile with an argument array (never a shell),
- * a timeout, an AbortSignal and bounded output, with failures classified for the user.
+ * The only place render code starts processes (`helm pull` of a chart that is not in the chart
+ * cache; builds run as WebAssembly): execFile with an argument array (never a shell), a timeout,
+ * an AbortSignal and bounded output, with failures classified for the user.
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -101,31 +102,7 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): 
   return undefined;
 }
 
-/** How to run `kustomize build`: the binary and the arguments before the build folder. */
-export interface KustomizeCommand {
-  bin: string;
-  prefix: string[];
-}
-
-export const KUSTOMIZE_INSTALL_HINT =
-  'Install kustomize v5 (`go install sigs.k8s.io/kustomize/kustomize/v5@latest`, or a release from https://kubectl.docs.kubernetes.io/installation/kustomize/) or set gitopsPreview.kustomizePath.';
-
-export function resolveKustomize(opts: { kustomizeBin?: string; kubectlBin?: string; env?: NodeJS.ProcessEnv }): Errorable<KustomizeCommand> {
-  const env = opts.env ?? process.env;
-  if (opts.kustomizeBin) {
-    if (isExecutable(opts.kustomizeBin)) return ok({ bin: opts.kustomizeBin, prefix: ['build'] });
-    const onPath = !opts.kustomizeBin.includes('/') && !opts.kustomizeBin.includes('\\') ? findOnPath(opts.kustomizeBin, env) : undefined;
-    if (onPath) return ok({ bin: onPath, prefix: ['build'] });
-    return fail('missing-binary', `kustomize not found at '${opts.kustomizeBin}' (gitopsPreview.kustomizePath). ${KUSTOMIZE_INSTALL_HINT}`);
-  }
-  const kustomize = findOnPath('kustomize', env);
-  if (kustomize) return ok({ bin: kustomize, prefix: ['build'] });
-  const kubectl = opts.kubectlBin && isExecutable(opts.kubectlBin) ? opts.kubectlBin : findOnPath('kubectl', env);
-  if (kubectl) return ok({ bin: kubectl, prefix: ['kustomize'] });
-  return fail('missing-binary', `kustomize not found (looked for gitopsPreview.kustomizePath, \`kustomize\` and \`kubectl\` on PATH). ${KUSTOMIZE_INSTALL_HINT}`);
-}
-
-export const HELM_INSTALL_HINT = 'Install helm v3 (https://helm.sh/docs/intro/install/, or `go install helm.sh/helm/v3/cmd/helm@latest`) or set gitopsPreview.helmPath.';
+export const HELM_INSTALL_HINT = 'Pulling charts from HelmRepository and OCIRepository sources needs helm v3: install it (https://helm.sh/docs/intro/install/, or `go install helm.sh/helm/v3/cmd/helm@latest`) or set gitopsPreview.helmPath.';
 
 export function resolveHelm(opts: { helmBin?: string; env?: NodeJS.ProcessEnv }): Errorable<string> {
   const env = opts.env ?? process.env;

@@ -1,29 +1,33 @@
 /**
  * helm-controller's install of one HelmRelease, as `helm template`: the chart from the workspace
- * (GitRepository) or pulled by helm into a cache (HelmRepository, OCIRepository), the merged values,
+ * (GitRepository) or from the chart cache (HelmRepository, OCIRepository: pulled there by the helm
+ * binary when the chart is not cached yet, the only process rendering may start), the merged values,
  * release name and namespace as the controller computes them, then its post-renderers
- * (kustomize patches/images, commonMetadata, origin labels).
+ * (kustomize patches/images, commonMetadata, origin labels). helm's and kustomize's own code run
+ * as WebAssembly over in-memory copies of the chart's files.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { wasmModule } from '../engine/wasm/host';
+import type { MemFile } from '../engine/wasm/protocol';
 import type { HelmReleaseNode, RepoModel } from '../core/model/graph';
 import { asArray, asRecord, asString } from '../core/model/objects';
 import { findSource } from '../core/model/sources';
 import { clampVirtual, normalizeVirtual, type SourceView } from '../core/model/view';
 import { kubeVersionProblem } from '../core/flux/validation';
-import { describeConfinement, kustomizeConfinement } from '../core/render/confine';
 import { describeLocated, helmReleaseValueProblems } from '../core/render/helmInputs';
 import { helmReleaseValues, mergeMaps } from '../core/render/helmValues';
 import { maskSops } from '../core/render/mask';
 import { setCommonMetadata } from '../core/render/postbuild';
 import { fail, ok, type Errorable } from './errors';
-import { resolveHelm, resolveKustomize, runProcess } from './exec';
+import { resolveHelm, runProcess } from './exec';
+import { diskDirFiles, removeDir } from './files';
 import { DEFAULT_TIMEOUT_MS } from './kustomize';
-import { LinkGuard, makeTempDir, removeDir, stageDiskDir, stagedTree } from './stage';
 import type { HelmRenderResult, RenderedObject, RenderOptions } from './types';
+import { fromWasm } from './wasm';
 
 export const HELM_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
 export const HELM_NAMESPACE_LABEL = 'helm.toolkit.fluxcd.io/namespace';
@@ -98,26 +102,30 @@ function locateChart(model: RepoModel, hr: HelmReleaseNode): Errorable<ChartLoca
   }
 }
 
-/** `helm pull` into the cache (keyed by reference and version), untarred; reused when present. */
-export function chartCacheKey(loc: { repo?: string; ref: string; version?: string }): string {
-  return createHash('sha256').update(`${loc.repo ?? ''}|${loc.ref}|${loc.version ?? ''}`).digest('hex').slice(0, 16);
-}
-
-async function pullChart(resolveBin: () => Errorable<string>, loc: Extract<ChartLocation, { kind: 'pull' }>, opts: RenderOptions, label: string): Promise<Errorable<string>> {
+/**
+ * The chart folder in the cache (keyed by reference and version), reused when present; otherwise
+ * `helm pull --untar` into it, which needs the helm binary and a trusted workspace.
+ */
+async function pullChart(loc: Extract<ChartLocation, { kind: 'pull' }>, opts: RenderOptions, label: string): Promise<Errorable<string>> {
   const cache = opts.cacheDir ?? defaultChartCache();
-  const key = chartCacheKey(loc);
+  const key = createHash('sha256').update(`${loc.repo ?? ''}|${loc.ref}|${loc.version ?? ''}`).digest('hex').slice(0, 16);
   const dest = path.join(cache, key);
   const existing = chartDirIn(dest);
   if (existing) return ok(existing);
-  const helm = resolveBin();
-  if (!helm.ok) return helm;
+  if (!opts.allowProcesses) {
+    return fail('not-allowed', `${label}: chart ${loc.display} is not in the chart cache, and pulling it runs helm, which is disabled in an untrusted workspace. Trust the workspace to pull it.`);
+  }
+  const helmBin = resolveHelm({ helmBin: opts.helmBin, env: opts.env });
+  if (!helmBin.ok) return fail(helmBin.error.kind, `${label}: chart ${loc.display} is not in the chart cache, and pulling it needs helm: ${helmBin.error.message}`);
+  const helm = helmBin.value;
   await fs.promises.mkdir(cache, { recursive: true });
   const tmp = await fs.promises.mkdtemp(path.join(cache, `.pull-${key}-`));
+  // Values from the repository never become flags: `--flag=value` forms, and `--` before the reference.
   const args = ['pull', '--untar', `--untardir=${tmp}`];
   if (loc.repo) args.push(`--repo=${loc.repo}`);
   if (loc.version) args.push(`--version=${loc.version}`);
   args.push('--', loc.ref);
-  const run = await runProcess(helm.value, args, { timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal, env: opts.env, network: true });
+  const run = await runProcess(helm, args, { timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal, env: opts.env, network: true });
   if (!run.ok) {
     await removeDir(tmp);
     return fail(run.error.kind === 'build-failed' ? 'unavailable' : run.error.kind, `${label}: could not pull chart ${loc.display} (helm pull needs network access to the chart repository): ${run.error.message}`, run.error.stderr);
@@ -159,25 +167,7 @@ function mergedValuesFiles(files: string[], ignoreMissing: boolean, read: (p: st
   return ok(merged);
 }
 
-/**
- * A values file of a pulled chart, as source-controller finds it: a chart file whose cleaned name
- * is the reference, so nothing outside the chart (absolute, `..`) and no link is ever read.
- */
-function readChartFile(chartDir: string, ref: string): string | undefined {
-  const clean = path.posix.normalize(ref.split('\\').join('/'));
-  if (clean.startsWith('/') || clean === '..' || clean.startsWith('../') || clean === '.') return undefined;
-  const file = path.join(chartDir, ...clean.split('/'));
-  try {
-    const real = fs.realpathSync(file);
-    if (real !== path.join(fs.realpathSync(chartDir), ...clean.split('/')) || !fs.lstatSync(file).isFile()) return undefined;
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNode, opts: RenderOptions): Promise<Errorable<HelmRenderResult>> {
-  if (!opts.allowProcesses) return fail('not-allowed', 'Rendering runs helm, which is disabled in an untrusted workspace. Trust the workspace to render.');
   const label = hrLabel(hr);
   const spec = asRecord(hr.applied.object.body.spec) ?? {};
   const namespace = hr.targetNamespace;
@@ -185,6 +175,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const vals = helmReleaseValues(model, hr.applied.cluster, spec, hrNamespace, opts.revealSecretValues === true);
   if (vals.error) return fail('invalid', `${label}: ${vals.error}`);
   const warnings = [...vals.warnings];
+  // helm-controller refuses these before it renders; so does the preview (and a chart pull never sees them).
   const ref = hr.chartSourceRef;
   const source = ref ? findSource(model.sourceIndex, ref.kind, ref.name, ref.namespace, hr.applied.object.doc.file.path) : undefined;
   const problems = helmReleaseValueProblems(hr, source);
@@ -193,106 +184,96 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   if (problems.length || kubeProblem) {
     const lines = problems.length ? [describeLocated(problems, model.workspace.root)] : [];
     if (kubeProblem) lines.push(`  Kubernetes version (kubeVersion option): ${kubeProblem}`);
-    return fail('invalid', `${label}: helm-controller would refuse these values, so helm is not run:\n${lines.join('\n')}`);
+    return fail('invalid', `${label}: helm-controller would refuse these values:\n${lines.join('\n')}`);
   }
   const loc = locateChart(model, hr);
   if (!loc.ok) return loc;
-  const links = new LinkGuard(model.workspace.root);
-  if (loc.value.kind === 'local' && !links.linkFree(loc.value.dir)) {
-    return fail('invalid', `${label}: the chart folder '${asString(asRecord(asRecord(spec.chart)?.spec)?.chart) ?? ''}' is reached through a symbolic link; Flux source artifacts hold no links, so the chart is not read.`);
+
+  const chartSpec = asRecord(asRecord(spec.chart)?.spec) ?? {};
+  const valuesFiles = asArray(chartSpec.valuesFiles).filter((f): f is string => typeof f === 'string');
+  let chartFiles: MemFile[];
+  let readValuesFile: (f: string) => string | undefined;
+  if (loc.value.kind === 'local') {
+    chartFiles = diskDirFiles(model.workspace, loc.value.dir);
+    const view = loc.value.view;
+    readValuesFile = (f) => {
+      // source-controller joins values file paths securely: `..` stops at the source root.
+      const real = view.file(clampVirtual(f));
+      return real ? model.workspace.readText(real) : undefined;
+    };
+  } else {
+    const pulled = await pullChart(loc.value, opts, label);
+    if (!pulled.ok) return pulled;
+    chartFiles = diskDirFiles(model.workspace, pulled.value);
+    readValuesFile = (f) => {
+      const want = normalizeVirtual(f) ?? f;
+      const file = chartFiles.find((c) => c.path === want);
+      return file === undefined ? undefined : typeof file.data === 'string' ? file.data : Buffer.from(file.data).toString('utf8');
+    };
   }
-  // Found only when a process is about to start, so every refusal above and below comes first.
-  const resolveBin = () => resolveHelm({ helmBin: opts.helmBin, env: opts.env });
-
-  const tmp = await makeTempDir('helm');
-  try {
-    const chartSpec = asRecord(asRecord(spec.chart)?.spec) ?? {};
-    const valuesFiles = asArray(chartSpec.valuesFiles).filter((f): f is string => typeof f === 'string');
-    let chartDir: string;
-    const staged = path.join(tmp, 'chart');
-    if (loc.value.kind === 'local') {
-      await stageDiskDir(model.workspace, loc.value.dir, staged);
-      chartDir = staged;
-      const view = loc.value.view;
-      if (valuesFiles.length) {
-        const merged = mergedValuesFiles(valuesFiles, chartSpec.ignoreMissingValuesFiles === true, (f) => {
-          const real = view.file(clampVirtual(f));
-          return real && links.linkFree(real) ? model.workspace.readText(real) : undefined;
-        }, label);
-        if (!merged.ok) return merged;
-        await fs.promises.writeFile(path.join(staged, 'values.yaml'), JSON.stringify(merged.value));
-      }
-    } else {
-      const pulled = await pullChart(resolveBin, loc.value, opts, label);
-      if (!pulled.ok) return pulled;
-      chartDir = pulled.value;
-      if (valuesFiles.length) {
-        await stageDiskDir(model.workspace, pulled.value, staged);
-        chartDir = staged;
-        const merged = mergedValuesFiles(valuesFiles, chartSpec.ignoreMissingValuesFiles === true, (f) => readChartFile(pulled.value, f), label);
-        if (!merged.ok) return merged;
-        await fs.promises.writeFile(path.join(staged, 'values.yaml'), JSON.stringify(merged.value));
-      }
-    }
-
-    const valuesPath = path.join(tmp, 'values.json');
-    const values = structuredClone(vals.values);
-    if (maskSops(values)) warnings.push('Some values are SOPS-encrypted: they are shown as *** (never decrypted).');
-    await fs.promises.writeFile(valuesPath, JSON.stringify(values));
-    const install = asRecord(spec.install) ?? {};
-    const crds = asString(install.crds) ?? 'Create';
-    const args = ['template', `--namespace=${namespace}`, `--values=${valuesPath}`, `--kube-version=${kubeVersion}`, '--skip-tests'];
-    if (crds !== 'Skip') args.push('--include-crds');
-    args.push('--', hr.releaseName, chartDir);
-    const helm = resolveBin();
-    if (!helm.ok) return helm;
-    const run = await runProcess(helm.value, args, { cwd: tmp, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal, env: opts.env });
-    if (!run.ok) return { ok: false, error: { ...run.error, message: `${label}: ${run.error.message.split(tmp + '/').join('')}` } };
-
-    let manifest = run.value.stdout;
-    // Post-renderers drop helm's `# Source:` comments; remember them by object identity first.
-    const origins = new Map<string, RenderedObject['origin']>();
-    for (const doc of parseAllDocuments(manifest)) {
-      const o = asRecord(doc.toJS());
-      const origin = sourceComment(`${doc.commentBefore ?? ''}\n${doc.contents?.commentBefore ?? ''}`, loc.value);
-      if (o && origin) origins.set(`${o.kind}/${asString(asRecord(o.metadata)?.name)}`, origin);
-    }
-    const postRenderers = asArray(spec.postRenderers).map((p) => asRecord(asRecord(p)?.kustomize)).filter((k): k is Record<string, any> => !!k);
-    if (postRenderers.length) {
-      const post = await kustomizePostRender(manifest, postRenderers, opts, tmp, label);
-      if (!post.ok) return post;
-      manifest = post.value;
-    }
-
-    const objects: RenderedObject[] = [];
-    let hooks = 0;
-    for (const doc of parseAllDocuments(manifest)) {
-      if (doc.errors.length) return fail('build-failed', `${label}: helm output is not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
-      const obj = asRecord(doc.toJS());
-      if (!obj) continue;
-      if (asRecord(obj.metadata?.annotations)?.['helm.sh/hook'] !== undefined) {
-        hooks++;
-        continue;
-      }
-      if (!obj.metadata?.namespace && model.isNamespaced(String(obj.kind))) {
-        obj.metadata ??= {};
-        obj.metadata.namespace = namespace;
-      }
-      maskSops(obj);
-      const common = asRecord(spec.commonMetadata);
-      if (common) setCommonMetadata(obj, asRecord(common.labels), asRecord(common.annotations));
-      obj.metadata.labels = { ...(asRecord(obj.metadata.labels) ?? {}), [HELM_NAME_LABEL]: hr.applied.name, [HELM_NAMESPACE_LABEL]: hrNamespace };
-      const rendered = obj as RenderedObject;
-      const origin = origins.get(`${obj.kind}/${asString(obj.metadata?.name)}`);
-      if (origin) rendered.origin = origin;
-      objects.push(rendered);
-    }
-    warnings.push(...links.warnings());
-    if (hooks) warnings.push(`${hooks} Helm hook object(s) left out: hooks run during install/upgrade and are not part of the release manifest.`);
-    return ok({ objects, warnings, releaseName: hr.releaseName, namespace, chart: loc.value.display, values });
-  } finally {
-    await removeDir(tmp);
+  if (valuesFiles.length) {
+    // source-controller replaces the chart's values.yaml with the merge of spec.chart.spec.valuesFiles.
+    const merged = mergedValuesFiles(valuesFiles, chartSpec.ignoreMissingValuesFiles === true, readValuesFile, label);
+    if (!merged.ok) return merged;
+    chartFiles = [...chartFiles.filter((f) => f.path !== 'values.yaml'), { path: 'values.yaml', data: JSON.stringify(merged.value) }];
   }
+
+  const values = structuredClone(vals.values);
+  if (maskSops(values)) warnings.push('Some values are SOPS-encrypted: they are shown as *** (never decrypted).');
+  const install = asRecord(spec.install) ?? {};
+  const crds = asString(install.crds) ?? 'Create';
+  const args = {
+    releaseName: hr.releaseName,
+    namespace,
+    kubeVersion,
+    includeCRDs: crds !== 'Skip',
+    skipTests: true,
+    values,
+  };
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const templated = fromWasm(await wasmModule('helm').call('helm', args, chartFiles, { timeoutMs, signal: opts.signal }), label, 'helm template');
+  if (!templated.ok) return templated;
+
+  let manifest = templated.value;
+  // Post-renderers drop helm's `# Source:` comments; remember them by object identity first.
+  const origins = new Map<string, RenderedObject['origin']>();
+  for (const doc of parseAllDocuments(manifest)) {
+    const o = asRecord(doc.toJS());
+    const origin = sourceComment(`${doc.commentBefore ?? ''}\n${doc.contents?.commentBefore ?? ''}`, loc.value);
+    if (o && origin) origins.set(`${o.kind}/${asString(asRecord(o.metadata)?.name)}`, origin);
+  }
+  const postRenderers = asArray(spec.postRenderers).map((p) => asRecord(asRecord(p)?.kustomize)).filter((k): k is Record<string, any> => !!k);
+  if (postRenderers.length) {
+    const post = await kustomizePostRender(manifest, postRenderers, opts, label);
+    if (!post.ok) return post;
+    manifest = post.value;
+  }
+
+  const objects: RenderedObject[] = [];
+  let hooks = 0;
+  for (const doc of parseAllDocuments(manifest)) {
+    if (doc.errors.length) return fail('build-failed', `${label}: helm output is not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
+    const obj = asRecord(doc.toJS());
+    if (!obj) continue;
+    if (asRecord(obj.metadata?.annotations)?.['helm.sh/hook'] !== undefined) {
+      hooks++;
+      continue;
+    }
+    if (!obj.metadata?.namespace && model.isNamespaced(String(obj.kind))) {
+      obj.metadata ??= {};
+      obj.metadata.namespace = namespace;
+    }
+    maskSops(obj);
+    const common = asRecord(spec.commonMetadata);
+    if (common) setCommonMetadata(obj, asRecord(common.labels), asRecord(common.annotations));
+    obj.metadata.labels = { ...(asRecord(obj.metadata.labels) ?? {}), [HELM_NAME_LABEL]: hr.applied.name, [HELM_NAMESPACE_LABEL]: hrNamespace };
+    const rendered = obj as RenderedObject;
+    const origin = origins.get(`${obj.kind}/${asString(obj.metadata?.name)}`);
+    if (origin) rendered.origin = origin;
+    objects.push(rendered);
+  }
+  if (hooks) warnings.push(`${hooks} Helm hook object(s) left out: hooks run during install/upgrade and are not part of the release manifest.`);
+  return ok({ objects, warnings, releaseName: hr.releaseName, namespace, chart: loc.value.display, values });
 }
 
 /** `# Source: chart/templates/x.yaml` → the template file, for local charts. */
@@ -303,26 +284,22 @@ function sourceComment(comment: string, loc: ChartLocation): RenderedObject['ori
 }
 
 /** helm-controller's Kustomize post-renderer: patches and images over the rendered manifest. */
-async function kustomizePostRender(manifest: string, renderers: Record<string, any>[], opts: RenderOptions, tmp: string, label: string): Promise<Errorable<string>> {
-  const cmd = resolveKustomize({ kustomizeBin: opts.kustomizeBin, kubectlBin: opts.kubectlBin, env: opts.env });
-  if (!cmd.ok) return { ok: false, error: { ...cmd.error, message: `${label}: spec.postRenderers needs kustomize: ${cmd.error.message}` } };
+async function kustomizePostRender(manifest: string, renderers: Record<string, any>[], opts: RenderOptions, label: string): Promise<Errorable<string>> {
   let current = manifest;
   for (const [i, r] of renderers.entries()) {
-    const dir = path.join(tmp, `post-${i}`);
-    await fs.promises.mkdir(dir, { recursive: true });
-    await fs.promises.writeFile(path.join(dir, 'all.yaml'), current);
     const k: Record<string, unknown> = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['all.yaml'] };
-    // Inline patches only, as helm-controller builds them: a patch is never a path.
-    const patches = asArray(r.patches).map((p) => asRecord(p)).filter((p): p is Record<string, any> => !!p && typeof p.patch === 'string');
+    const patches = asArray(r.patches).map((p) => asRecord(p)).filter((p): p is Record<string, any> => !!p);
     if (patches.length) k.patches = patches.map((p) => (p.target ? { patch: p.patch, target: p.target } : { patch: p.patch }));
     const images = asArray(r.images);
     if (images.length) k.images = images;
-    await fs.promises.writeFile(path.join(dir, 'kustomization.yaml'), stringifyYaml(k, { lineWidth: 0 }));
-    const problems = kustomizeConfinement(stagedTree(dir), '');
-    if (problems.length) return fail('invalid', `${label}: spec.postRenderers[${i}].kustomize would read outside the rendered chart:\n${describeConfinement(problems)}`);
-    const run = await runProcess(cmd.value.bin, [...cmd.value.prefix, '--', dir], { cwd: tmp, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal, env: opts.env });
-    if (!run.ok) return { ok: false, error: { ...run.error, message: `${label}: spec.postRenderers[${i}].kustomize failed: ${run.error.message}` } };
-    current = run.value.stdout;
+    const files: MemFile[] = [
+      { path: 'all.yaml', data: current },
+      { path: 'kustomization.yaml', data: stringifyYaml(k, { lineWidth: 0 }) },
+    ];
+    const result = await wasmModule('kustomize').call('kustomize', { dir: '' }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
+    const built = fromWasm(result, `${label}: spec.postRenderers[${i}].kustomize`, 'kustomize build');
+    if (!built.ok) return built;
+    current = built.value;
   }
   return ok(current);
 }

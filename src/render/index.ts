@@ -1,13 +1,15 @@
 /**
  * Local rendering of Flux objects, as the controllers would build them:
  *   - `renderKustomization`: kustomize-controller v1.9 (generated kustomization, spec fields merged in,
- *     `kustomize build --load-restrictor LoadRestrictionsNone`, postBuild substitution, owner labels,
- *     commonMetadata), from the workspace including unsaved buffers, staged in a temp dir.
+ *     kustomize's build with load restrictions off inside the source, postBuild substitution, owner
+ *     labels, commonMetadata), from the workspace including unsaved buffers.
  *   - `renderHelmRelease`: helm-controller v1.6 (`helm template` with the merged values, release name
- *     and namespace as the controller computes them).
+ *     and namespace as the controller computes them, then its kustomize post-renderers).
+ * kustomize and helm are their own Go code compiled to WebAssembly (src/engine/wasm), run over an
+ * in-memory copy of exactly the source's files: no binary needed, no process, no host file system.
  * SOPS-encrypted values are never decrypted: `ENC[...]` strings come out as `***`. Secret values
  * otherwise stay in the objects (drift needs them); `maskSecrets` masks them for display.
- * Nothing is spawned when `opts.allowProcesses` is false.
+ * Only pulling a chart that is not cached runs a process (helm), never when `opts.allowProcesses` is false.
  */
 import type { HelmReleaseNode, KustomizationNode, RepoModel } from '../core/model/graph';
 import type { Errorable } from './errors';

@@ -1,9 +1,8 @@
 /**
- * kustomize-controller's build of one Flux Kustomization, locally: stage the source artifact,
- * write Flux's kustomization at spec.path, `kustomize build`, then the post-build layer.
+ * kustomize-controller's build of one Flux Kustomization, locally: the source artifact's files as
+ * an in-memory file set, Flux's kustomization written at spec.path, kustomize's own build compiled
+ * to WebAssembly (no process, no host file system), then the post-build layer.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { KustomizationNode, RepoModel } from '../core/model/graph';
 import { asRecord, asString } from '../core/model/objects';
@@ -14,9 +13,11 @@ import { describeConfinement, kustomizeConfinement } from '../core/render/confin
 import { maskSops, MASK, restoreMasks } from '../core/render/mask';
 import { postBuildVariables, setCommonMetadata, setOwnerLabels, substituteObjectText } from '../core/render/postbuild';
 import { fail, ok, type Errorable } from './errors';
-import { resolveKustomize, runProcess } from './exec';
-import { LinkGuard, makeTempDir, removeDir, stagedTree, stageView } from './stage';
+import { wasmModule } from '../engine/wasm/host';
+import type { MemFile } from '../engine/wasm/protocol';
+import { memTree, viewFiles } from './files';
 import type { RenderedObject, RenderOptions, RenderResult } from './types';
+import { fromWasm } from './wasm';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const ORIGIN_ANNOTATION = 'config.kubernetes.io/origin';
@@ -53,8 +54,17 @@ export function kustomizationInputsProblem(model: RepoModel, ks: KustomizationNo
   return ok(view);
 }
 
-export async function renderKustomizationImpl(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Errorable<RenderResult>> {
-  if (!opts.allowProcesses) return fail('not-allowed', 'Rendering runs kustomize, which is disabled in an untrusted workspace. Trust the workspace to render.');
+/** What kustomize builds for `ks`: the source's files with Flux's kustomization at `dir`. */
+export interface KustomizeInput {
+  files: MemFile[];
+  /** spec.path, relative to the source root ('' for the root). */
+  dir: string;
+  view: SourceView;
+  /** The kustomization asked for origin annotations itself (else they are dropped after tracking). */
+  userOrigins: boolean;
+}
+
+export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorable<KustomizeInput> {
   const inputs = kustomizationInputsProblem(model, ks);
   if (!inputs.ok) return inputs;
   const view = inputs.value;
@@ -86,48 +96,34 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
   const userOrigins = buildMetadata.includes('originAnnotations');
   if (!userOrigins) generated.config.buildMetadata = [...buildMetadata, 'originAnnotations'];
 
-  const tmp = await makeTempDir('ks');
-  try {
-    const root = path.join(tmp, 'source');
-    const links = new LinkGuard(ws.root);
-    try {
-      await stageView(ws, view, root, syntheticFiles(model), links, opts.signal);
-    } catch (err) {
-      if (opts.signal?.aborted) return fail('cancelled', `${label}: render cancelled`);
-      return fail('build-failed', `${label}: could not stage the source in ${tmp}: ${(err as Error).message}`);
-    }
-    const dir = ks.path ? path.join(root, ks.path) : root;
-    await fs.promises.writeFile(path.join(dir, generated.fileName), stringifyYaml(generated.config, { lineWidth: 0 }));
-
-    // kustomize runs with LoadRestrictionsNone (Flux lets a kustomization read `../base` inside the
-    // artifact), so every file it will read is checked to lie inside the staged copy first.
-    const problems = kustomizeConfinement(stagedTree(root), ks.path);
-    if (problems.length) {
-      return fail('invalid', `${label}: the build would read outside the source artifact or run something, which kustomize-controller refuses:\n${describeConfinement(problems)}`);
-    }
-    const cmd = resolveKustomize({ kustomizeBin: opts.kustomizeBin, kubectlBin: opts.kubectlBin, env: opts.env });
-    if (!cmd.ok) return cmd;
-    const run = await runProcess(cmd.value.bin, [...cmd.value.prefix, '--load-restrictor=LoadRestrictionsNone', '--', dir], {
-      cwd: tmp,
-      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      signal: opts.signal,
-      env: opts.env,
-    });
-    if (!run.ok) {
-      const msg = run.error.message.split(tmp + '/source/').join('').split(tmp + '/source').join('.');
-      const note = links.warnings().map((w) => `\n${w}`).join('');
-      return { ok: false, error: { ...run.error, message: `${label}: ${msg}${note}` } };
-    }
-    const built = postBuild(model, ks, view, run.value.stdout, opts, !userOrigins);
-    if (built.ok) built.value.warnings.unshift(...links.warnings());
-    return built;
-  } finally {
-    await removeDir(tmp);
+  const generatedPath = ks.path ? `${ks.path}/${generated.fileName}` : generated.fileName;
+  const files = viewFiles(ws, view, syntheticFiles(model)).filter((f) => f.path !== generatedPath);
+  files.push({ path: generatedPath, data: stringifyYaml(generated.config, { lineWidth: 0 }) });
+  // The file set already holds nothing else, so nothing outside can be read; this names what
+  // kustomize-controller would refuse (absolute or escaping paths, exec plugins, helm inflation)
+  // with kustomize-controller's reason instead of a bare "file not found".
+  const problems = kustomizeConfinement(memTree(files), ks.path);
+  if (problems.length) {
+    return fail('invalid', `${label}: the build would read outside the source artifact or run something, which kustomize-controller refuses:\n${describeConfinement(problems)}`);
   }
+  return ok({ files, dir: ks.path, view, userOrigins });
+}
+
+export async function renderKustomizationImpl(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Errorable<RenderResult>> {
+  const input = kustomizeInput(model, ks);
+  if (!input.ok) return input;
+  const label = ksLabel(ks);
+  const result = await wasmModule('kustomize').call('kustomize', { dir: input.value.dir }, input.value.files, {
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    signal: opts.signal,
+  });
+  const built = fromWasm(result, label, 'kustomize build');
+  if (!built.ok) return built;
+  return postBuild(model, ks, input.value.view, built.value, opts, !input.value.userOrigins);
 }
 
 /**
- * Files whose objects the model inferred (a placeholder gotk-sync.yaml): staged with the inferred
+ * Files whose objects the model inferred (a placeholder gotk-sync.yaml): built with the inferred
  * objects, so the render shows what the bootstrapped cluster applies. Objects a FluxInstance or a
  * ResourceSet generates (they have an origin) live in the cluster only: their files stay as written.
  */

@@ -18,18 +18,20 @@ export interface RenderedObject {
 }
 
 export interface RenderOptions {
-  /** Path of the kustomize binary (setting gitopsPreview.kustomizePath); default: `kustomize` on PATH, then `kubectl kustomize`. */
-  kustomizeBin?: string;
-  /** Path of the helm binary (setting gitopsPreview.helmPath); default: `helm` on PATH. */
+  /**
+   * Path of the helm binary (setting gitopsPreview.helmPath), used only to pull a chart of a
+   * HelmRepository or OCIRepository that is not in the chart cache; default: `helm` on PATH.
+   */
   helmBin?: string;
-  /** Path of kubectl, the fallback for kustomize; default: `kubectl` on PATH. */
-  kubectlBin?: string;
-  /** Per-process timeout; default 60 s for kustomize/helm template, 120 s for helm pull. */
+  /** Time limit of one build (kustomize build, helm template: default 60 s) or helm pull (default 120 s). */
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Where pulled charts are cached; default `~/.cache/gitops-preview/charts`. */
   cacheDir?: string;
-  /** False in untrusted workspaces: then nothing is spawned and renders fail with kind 'not-allowed'. */
+  /**
+   * False in untrusted workspaces: then nothing is spawned. Builds never spawn anything (they run
+   * as WebAssembly without access to the host); only a chart pull fails, with kind 'not-allowed'.
+   */
   allowProcesses: boolean;
   /** Kubernetes version passed to `helm template --kube-version` (default 1.33.0, the test cluster's). */
   kubeVersion?: string;
@@ -43,7 +45,7 @@ export interface RenderOptions {
    * unless this is true; only for code that compares without displaying.
    */
   revealSecretValues?: boolean;
-  /** Environment for child processes (PATH lookup too); default process.env. */
+  /** Environment for `helm pull` (PATH lookup too); default process.env. The builds see no environment. */
   env?: NodeJS.ProcessEnv;
 }
 

@@ -20,7 +20,7 @@ describe('HelmRelease desired vs deployed (helm template against Helm storage)',
   const repo = new Repo(FIXTURE, diskHost, { remotes: ['https://example.com/drift-fixture.git'], sha256: (s) => createHash('sha256').update(s).digest('hex') });
   const model = repo.model();
   const hr = model.clusters.flatMap((c) => c.helmReleases).find((h) => h.applied.name === 'podinfo');
-  const render = { allowProcesses: true, helmBin: process.env.HELM_BIN, kustomizeBin: process.env.KUSTOMIZE_BIN };
+  const render = { allowProcesses: true, helmBin: process.env.HELM_BIN };
 
   before(async () => {
     cluster = await getTestCluster();
@@ -36,7 +36,7 @@ describe('HelmRelease desired vs deployed (helm template against Helm storage)',
 
   const engine = new Engine({ host: diskHost, buildOptions: () => ({ remotes: ['https://example.com/drift-fixture.git'], sha256: (s) => createHash('sha256').update(s).digest('hex') }), debounceMs: 0 });
   engine.open([FIXTURE]);
-  const context = (render: { allowProcesses: boolean; helmBin?: string; kustomizeBin?: string }) =>
+  const context = (render: { allowProcesses: boolean; helmBin?: string }) =>
     engineDriftContext(engine, { kind: 'HelmRelease', name: 'podinfo' }, driftClient(cluster.kubeconfig), render);
 
   test('the values change (color) shows before the push; the rest is unchanged', async () => {

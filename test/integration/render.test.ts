@@ -1,6 +1,6 @@
 /**
- * Rendering with the real kustomize and helm binaries (KUSTOMIZE_BIN / HELM_BIN from run.sh, else
- * test/cluster/tools-env.sh). kustomize is the engine; what these tests check is Flux's layer on top.
+ * Rendering through kustomize and helm compiled to WebAssembly (dist/wasm; wasmParity.test.ts
+ * compares them with the native binaries). What these tests check is Flux's layer on top.
  *
  * Corpora: every Kustomization of ../shared/corpora whose inputs are all in the repository is built.
  * "Inputs in the repository" = its source resolves to the workspace (not an OCIRepository or a
@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Repo } from '../../src/core/repo';
@@ -45,7 +46,7 @@ function tools(): { kustomize: string; helm: string } {
 }
 
 const bins = tools();
-const opts: RenderOptions = { allowProcesses: true, kustomizeBin: bins.kustomize, helmBin: bins.helm, timeoutMs: 120_000 };
+const opts: RenderOptions = { allowProcesses: true, helmBin: bins.helm, timeoutMs: 120_000 };
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const open = (root: string) => new Repo(root.split(path.sep).join('/'), diskHost, { sha256 }).model();
 
@@ -110,21 +111,37 @@ test('fixture: a HelmRelease from a workspace chart with valuesFiles, valuesFrom
   assert.ok(!skip.value.objects.some((o) => o.kind === 'CustomResourceDefinition'), 'install.crds: Skip leaves CRDs out');
 });
 
-test('no processes when not allowed; a missing binary says what to install', async () => {
+test('rendering needs no process and no binary; only an uncached chart pull does, and says so', async () => {
   const model = open(fixture);
+  const noProcess = { allowProcesses: false, env: { PATH: '' } };
   const ks = model.clusters[0].kustomizations.find((k) => k.applied.name === 'apps')!;
-  const denied = await renderKustomization(model, ks, { allowProcesses: false });
-  assert.ok(!denied.ok && denied.error.kind === 'not-allowed');
-  const missing = await renderKustomization(model, ks, { allowProcesses: true, env: { PATH: '/nonexistent' } });
-  assert.ok(!missing.ok && missing.error.kind === 'missing-binary');
-  assert.match(missing.error.message, /kustomize not found .*go install sigs.k8s.io\/kustomize\/kustomize\/v5/);
+  const built = await renderKustomization(model, ks, noProcess);
+  assert.ok(built.ok, built.ok ? '' : built.error.message);
+  const hr = model.clusters[0].helmReleases.find((h) => h.applied.name === 'web')!;
+  const templated = await renderHelmRelease(model, hr, noProcess);
+  assert.ok(templated.ok, templated.ok ? '' : templated.error.message);
+
+  const example = open(path.join(corporaDir, 'flux2-kustomize-helm-example'));
+  const podinfo = example.clusters[0].helmReleases.find((h) => h.applied.name === 'podinfo')!;
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-preview-charts-'));
+  try {
+    const denied = await renderHelmRelease(example, podinfo, { ...noProcess, cacheDir });
+    assert.ok(!denied.ok && denied.error.kind === 'not-allowed', JSON.stringify(denied));
+    assert.match(denied.error.message, /not in the chart cache, and pulling it runs helm/);
+    const missing = await renderHelmRelease(example, podinfo, { allowProcesses: true, env: { PATH: '/nonexistent' }, cacheDir });
+    assert.ok(!missing.ok && missing.error.kind === 'missing-binary', JSON.stringify(missing));
+    assert.match(missing.error.message, /helm not found/);
+  } finally {
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+  }
 });
 
 test('CLI: build ks prints rendered YAML with Secrets masked; ambiguous names ask for --cluster', async () => {
   const run = async (args: string[]) => {
     let out = '';
     let err = '';
-    const code = await runCli(args, { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: repoRoot, env: { ...process.env, KUSTOMIZE_BIN: bins.kustomize, HELM_BIN: bins.helm } });
+    // An empty PATH and no *_BIN: the builds need no kustomize, helm or kubectl.
+    const code = await runCli(args, { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: repoRoot, env: { PATH: '' } });
     return { code, out, err };
   };
   const example = path.join(corporaDir, 'flux2-kustomize-helm-example');
@@ -139,6 +156,9 @@ test('CLI: build ks prints rendered YAML with Secrets masked; ambiguous names as
   assert.equal(secrets.code, 0, secrets.err);
   assert.match(secrets.out, /kind: Secret[\s\S]*password: "\*\*\*"/);
   assert.doesNotMatch(secrets.out, /hunter2/);
+  const chart = await run(['build', 'hr', 'web', fixture]);
+  assert.equal(chart.code, 0, chart.err);
+  assert.match(chart.out, /kind: Deployment[\s\S]*name: web-web/);
 });
 
 /** Flux-layer expectations for one rendered Kustomization; returns problems (empty = fine). */

@@ -28,6 +28,7 @@ if [[ ! -d node_modules/tsx ]]; then
 fi
 
 bash "$cluster_dir/build.sh" >/dev/null
+bash "$repo_root/scripts/build-wasm.sh"
 # shellcheck source=../cluster/tools-env.sh
 source "$cluster_dir/tools-env.sh"
 

@@ -356,7 +356,7 @@ export async function runCorpus(corpusDir: string, opts: CorpusOptions): Promise
     model,
     opts,
     limiter: new Limiter(opts.parallelism),
-    renderOpts: { allowProcesses: true, kustomizeBin: opts.tools.kustomize, helmBin: opts.tools.helm, strictSubstitution: true, timeoutMs: opts.timeoutMs ?? 120_000, env: process.env },
+    renderOpts: { allowProcesses: true, helmBin: opts.tools.helm, strictSubstitution: true, timeoutMs: opts.timeoutMs ?? 120_000, env: process.env },
     artifacts: new Map(),
     seq: 0,
   };

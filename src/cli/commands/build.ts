@@ -37,7 +37,7 @@ export function formatObjects(objects: readonly RenderedObject[], root: string):
 
 export async function runBuild(args: string[], io: CliIO): Promise<number> {
   const { flags, positionals } = parseArgs(args, {
-    values: ['namespace', 'cluster', 'kustomize', 'helm', 'timeout'],
+    values: ['namespace', 'cluster', 'helm', 'timeout'],
     booleans: ['no-strict'],
     aliases: { n: 'namespace' },
   });
@@ -57,7 +57,6 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
   const result = await engine.request('render', {
     target,
     allowProcesses: true,
-    kustomizeBin: (flags.kustomize as string | undefined) ?? (io.env.KUSTOMIZE_BIN || undefined),
     helmBin: (flags.helm as string | undefined) ?? (io.env.HELM_BIN || undefined),
     timeoutMs: timeout === undefined ? undefined : timeout * 1000,
     strictSubstitution: !flags['no-strict'],

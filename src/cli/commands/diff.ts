@@ -54,7 +54,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   const ctx: DriftRunContext = {
     subject,
     client,
-    render: (signal) => engine.request('render', { target, allowProcesses: true, kustomizeBin: io.env.KUSTOMIZE_BIN, helmBin: io.env.HELM_BIN, env: io.env }, signal),
+    render: (signal) => engine.request('render', { target, allowProcesses: true, helmBin: io.env.HELM_BIN, env: io.env }, signal),
     isNamespaced: (types) => engine.request('isNamespaced', { root, types }),
     signal: abort.signal,
     concurrency,

@@ -1,5 +1,6 @@
 import type { RepoModel } from '../model/graph';
 import { checkApiVersions } from './apiVersions';
+import { checkConfig } from './config';
 import { CheckContext } from './context';
 import { checkCrdOrder } from './crdOrder';
 import { checkDependsOn } from './dependsOn';
@@ -23,6 +24,7 @@ const RULE_SETS: [string, (ctx: CheckContext) => void][] = [
   ['crd-order', checkCrdOrder],
   ['substitution', checkSubstitutions],
   ['duplicate-object', checkDuplicates],
+  ['config-invalid', checkConfig],
 ];
 
 export interface CheckResult {

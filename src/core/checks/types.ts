@@ -19,6 +19,7 @@ export const RULES = {
   'file-too-large': 'warning',
   'apply-cycle': 'error',
   'analysis-limit': 'warning',
+  'config-invalid': 'warning',
 } as const;
 
 export type RuleId = keyof typeof RULES;
@@ -41,6 +42,7 @@ export const RULE_DESCRIPTIONS: Record<RuleId, string> = {
   'file-too-large': 'A file exceeds a read limit (size or number of documents) and was not read, or only in part.',
   'apply-cycle': 'Kustomizations apply each other: a spec.path includes the file of a Kustomization that applies it.',
   'analysis-limit': 'The repository exceeds a bound of the analysis (nesting depth, expanded objects); the part beyond it is not analysed.',
+  'config-invalid': 'An entry of the repository\'s .gitops-preview.yaml is not understood and is ignored.',
 };
 
 export interface Location {

@@ -50,7 +50,6 @@ export async function runDriftFor(
             {
               target,
               allowProcesses: trusted,
-              kustomizeBin: config<string>('kustomizePath')?.trim() || undefined,
               helmBin: config<string>('helmPath')?.trim() || undefined,
             },
             signal,
@@ -70,7 +69,7 @@ export async function runDriftFor(
         outcomes.push(await driftHelmRelease(ctx));
         if (!abort.signal.aborted) {
           last = 0;
-          outcomes.push(trusted ? await helmDesiredVsDeployed(ctx) : untrustedHelm());
+          outcomes.push(await helmDesiredVsDeployed(ctx));
         }
       }
       for (const o of outcomes) {
@@ -89,13 +88,9 @@ export async function runDriftFor(
   );
 }
 
-function untrustedHelm(): DriftOutcome {
-  return { ok: false, error: { kind: 'render', message: 'Desired vs deployed needs `helm template`, which is not run in an untrusted workspace. Trust the workspace to compare the local chart and values with the deployed release.' } };
-}
-
 function explain(message: string, trusted: boolean): string {
   if (!trusted && /not allowed|untrusted|not-allowed/i.test(message)) {
-    return `${message} This workspace is not trusted, so kustomize and helm are not run: trust it (Manage Workspace Trust) to preview drift.`;
+    return `${message} This workspace is not trusted, so helm is not run to pull charts: trust it (Manage Workspace Trust) to preview drift of charts that are not cached yet.`;
   }
   return message;
 }

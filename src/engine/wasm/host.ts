@@ -1,0 +1,224 @@
+/**
+ * Runs kustomize's and helm's own Go code, compiled to WebAssembly (wasm/, scripts/build-wasm.sh),
+ * in-process: each module is compiled once (lazily) and kept as one long-lived instance in a
+ * worker thread. Calls run one at a time; a call that outlives its time limit or is cancelled
+ * stops the worker, and a module that traps (a Go fatal error, memory beyond its maximum) is
+ * replaced by a fresh instance on the next call. No process is started.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { encodeRequest, withMemoryMaximum, type Answer, type FromWorker, type MemFile } from './protocol';
+
+export type WasmModuleName = 'kustomize' | 'helm';
+
+export type WasmFailureKind =
+  /** The operation returned an error (kustomize's or helm's own message). */
+  | 'failed'
+  /** The operation panicked; Go recovered it and the instance lives on. */
+  | 'panic'
+  /** The module died (Go fatal error, out of its memory maximum): a fresh instance serves the next call. */
+  | 'crashed'
+  | 'timeout'
+  | 'cancelled'
+  /** dist/wasm/<name>.wasm is not there (scripts/build-wasm.sh was not run) or is not a module. */
+  | 'missing-module';
+
+export type WasmResult = { ok: true; output: string } | { ok: false; kind: WasmFailureKind; message: string };
+
+export interface CallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_WASM_TIMEOUT_MS = 60_000;
+/** Hard maximum of a module's linear memory; Go's soft limit is set to 3/4 of it. */
+export const DEFAULT_MAX_MEMORY_BYTES = 2 * 1024 ** 3;
+
+/** Where the modules are: next to the bundle (dist/wasm), or dist/wasm of the repository when run from sources. */
+export function wasmDir(): string {
+  const fromEnv = process.env.GITOPS_PREVIEW_WASM_DIR;
+  if (fromEnv) return fromEnv;
+  const bundled = path.join(__dirname, 'wasm');
+  if (fs.existsSync(bundled)) return bundled;
+  return path.resolve(__dirname, '..', '..', '..', 'dist', 'wasm');
+}
+
+function newWorker(): Worker {
+  // The bundle has dist/wasm-worker.js. Under tsx (tests, benchmarks) the sources run directly, and
+  // a worker thread does not inherit tsx's loader for a .ts entry, so it registers it first.
+  if (!__filename.endsWith('.ts')) return new Worker(path.join(__dirname, 'wasm-worker.js'));
+  const entry = JSON.stringify(path.join(__dirname, 'worker.ts'));
+  return new Worker(`require('tsx/cjs'); require(${entry});`, { eval: true });
+}
+
+interface Live {
+  worker: Worker;
+  ready: Promise<void>;
+  exited?: Promise<void>;
+  /** Settles the call in flight when the worker answers, traps or exits. */
+  pending?: (msg: FromWorker | { type: 'exit'; code: number }) => void;
+}
+
+export class WasmModule {
+  private compiled?: Promise<WebAssembly.Module>;
+  private live?: Live;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Settles when the last stopped worker has exited: a new one starts only then (V8 crashed otherwise). */
+  private retired: Promise<void> = Promise.resolve();
+  /** Instances started so far (a trap or a timeout makes the next call start another). */
+  instances = 0;
+  /** Linear memory of the instance after its last call, in bytes. */
+  memoryBytes = 0;
+
+  constructor(
+    readonly name: WasmModuleName,
+    private readonly file: string = path.join(wasmDir(), `${name}.wasm`),
+    private readonly maxMemoryBytes: number = DEFAULT_MAX_MEMORY_BYTES,
+  ) {}
+
+  /** Runs `op` over `files` with `args`; calls are queued and run one at a time. */
+  call(op: string, args: unknown, files: readonly MemFile[], opts: CallOptions = {}): Promise<WasmResult> {
+    const run = this.queue.then(() => this.run(op, args, files, opts));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Compiles the module (once); resolves to the compile time in ms, or a failure. */
+  async compile(): Promise<WasmResult> {
+    const t0 = performance.now();
+    try {
+      await this.module();
+    } catch (err) {
+      return { ok: false, kind: 'missing-module', message: (err as Error).message };
+    }
+    return { ok: true, output: String(performance.now() - t0) };
+  }
+
+  /** Stops the instance; a later call starts a fresh one. */
+  async dispose(): Promise<void> {
+    const live = this.live;
+    this.live = undefined;
+    if (live) await live.worker.terminate();
+  }
+
+  private module(): Promise<WebAssembly.Module> {
+    this.compiled ??= fs.promises.readFile(this.file).then(
+      (bytes) => WebAssembly.compile(withMemoryMaximum(bytes, this.maxMemoryBytes)),
+      (err: NodeJS.ErrnoException) => {
+        throw new Error(
+          err.code === 'ENOENT'
+            ? `the ${this.name} WebAssembly module is missing (${this.file}); build it with \`bash scripts/build-wasm.sh\` (make build does)`
+            : `cannot read ${this.file}: ${err.message}`,
+        );
+      },
+    );
+    this.compiled.catch(() => {
+      this.compiled = undefined;
+    });
+    return this.compiled;
+  }
+
+  private start(module: WebAssembly.Module): Live {
+    const worker = newWorker();
+    this.instances++;
+    const live: Live = { worker, ready: Promise.resolve() };
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (msg: FromWorker) => live.pending?.(msg));
+    worker.on('error', (err) => live.pending?.({ type: 'trap', message: err.message }));
+    worker.on('exit', (code) => {
+      if (this.live === live) this.live = undefined;
+      live.pending?.({ type: 'exit', code });
+    });
+    live.ready = new Promise<void>((resolve, reject) => {
+      live.pending = (msg) => {
+        live.pending = undefined;
+        if (msg.type === 'ready') resolve();
+        else reject(new Error(msg.type === 'trap' ? msg.message : `the worker exited (${msg.type === 'exit' ? msg.code : ''})`));
+      };
+    });
+    worker.postMessage({ type: 'init', module, maxMemoryBytes: this.maxMemoryBytes });
+    live.exited = exited;
+    return live;
+  }
+
+  private async run(op: string, args: unknown, files: readonly MemFile[], opts: CallOptions): Promise<WasmResult> {
+    const label = `${this.name} (WebAssembly)`;
+    if (opts.signal?.aborted) return { ok: false, kind: 'cancelled', message: `${label} was cancelled` };
+    let module: WebAssembly.Module;
+    try {
+      module = await this.module();
+    } catch (err) {
+      return { ok: false, kind: 'missing-module', message: (err as Error).message };
+    }
+    const request = encodeRequest(op, args, files);
+    if (!this.live) await this.retired;
+    const live = (this.live ??= this.start(module));
+    live.worker.ref();
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_WASM_TIMEOUT_MS;
+    return new Promise<WasmResult>((resolve) => {
+      let settled = false;
+      const finish = (result: WasmResult, stop: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        live.pending = undefined;
+        if (stop) void live.worker.terminate();
+        if (this.live === live && !stop) {
+          live.worker.unref();
+        } else {
+          // A dead or stopped worker stays referenced until it has exited, and the next one waits for that.
+          if (this.live === live) this.live = undefined;
+          this.retired = live.exited ?? Promise.resolve();
+        }
+        resolve(result);
+      };
+      const timer = setTimeout(
+        () => finish({ ok: false, kind: 'timeout', message: `${label} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped` }, true),
+        timeoutMs,
+      );
+      const onAbort = () => finish({ ok: false, kind: 'cancelled', message: `${label} was cancelled` }, true);
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      live.ready.then(
+        () => {
+          if (settled) return;
+          live.pending = (msg) => {
+            if (msg.type === 'answer') {
+              this.memoryBytes = msg.memoryBytes;
+              finish(decode(msg.text, label), false);
+            } else if (msg.type === 'trap') {
+              // The worker ends itself after a trap; it is not terminated from here.
+              if (this.live === live) this.live = undefined;
+              finish({ ok: false, kind: 'crashed', message: `${label} crashed and will be restarted: ${msg.message}` }, false);
+            }
+            else finish({ ok: false, kind: 'crashed', message: `${label} stopped unexpectedly and will be restarted` }, true);
+          };
+          live.worker.postMessage({ type: 'call', request }, [request.buffer as ArrayBuffer]);
+        },
+        (err: Error) => finish({ ok: false, kind: 'crashed', message: `${label} could not start: ${err.message}` }, true),
+      );
+    });
+  }
+}
+
+function decode(text: string, label: string): WasmResult {
+  let a: Answer;
+  try {
+    a = JSON.parse(text) as Answer;
+  } catch {
+    return { ok: false, kind: 'crashed', message: `${label} answered something that is not JSON` };
+  }
+  if (a.ok) return { ok: true, output: a.output ?? '' };
+  if (a.panic) return { ok: false, kind: 'panic', message: `${label} panicked: ${a.error ?? ''}` };
+  return { ok: false, kind: 'failed', message: a.error ?? 'failed without a message' };
+}
+
+const modules = new Map<WasmModuleName, WasmModule>();
+
+/** The process-wide instance of a module (one per module, so repeated builds reuse it). */
+export function wasmModule(name: WasmModuleName): WasmModule {
+  let m = modules.get(name);
+  if (!m) modules.set(name, (m = new WasmModule(name)));
+  return m;
+}

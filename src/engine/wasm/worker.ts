@@ -1,0 +1,73 @@
+/**
+ * Owns one long-lived instance of a WebAssembly module (wasm/cmd/*) in a worker thread, so a
+ * build that runs too long can be stopped by terminating the thread and the extension host never
+ * blocks on it. The instance sees no files, no environment, no clock beyond WASI's, no network:
+ * node:wasi is given no preopened folders and an empty environment.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { FromWorker, ToWorker } from './protocol';
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  alloc(size: number): number;
+  free(ptr: number): void;
+  call(ptr: number, size: number): bigint;
+  set_memory_limit(bytes: bigint): void;
+}
+
+let exports: Exports | undefined;
+
+function post(msg: FromWorker): void {
+  parentPort!.postMessage(msg);
+}
+
+// node:wasi announces itself as experimental on every use; the host's users need not see that.
+const emitWarning = process.emitWarning.bind(process);
+process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+  const text = typeof warning === 'string' ? warning : warning.message;
+  if (/WASI is an experimental feature/.test(text)) return;
+  (emitWarning as (...a: unknown[]) => void)(warning, ...rest);
+}) as typeof process.emitWarning;
+
+async function init(module: WebAssembly.Module, maxMemoryBytes: number): Promise<void> {
+  const { WASI } = await import('node:wasi');
+  // klog's init reads os.Args[0], so the program needs a name.
+  const wasi = new WASI({ version: 'preview1', args: ['gitops-preview'], env: {}, preopens: {}, returnOnExit: true });
+  const instance = await WebAssembly.instantiate(module, wasi.getImportObject() as WebAssembly.Imports);
+  wasi.initialize(instance);
+  exports = instance.exports as unknown as Exports;
+  // Go's collector works harder as the heap nears the hard maximum instead of running into it.
+  exports.set_memory_limit(BigInt(Math.floor(maxMemoryBytes * 0.75)));
+}
+
+function call(request: Uint8Array): { text: string; memoryBytes: number } {
+  const e = exports!;
+  const ptr = e.alloc(request.byteLength);
+  new Uint8Array(e.memory.buffer, ptr, request.byteLength).set(request);
+  const r = e.call(ptr, request.byteLength);
+  e.free(ptr);
+  const at = Number(r >> 32n);
+  const len = Number(r & 0xffffffffn);
+  const text = Buffer.from(new Uint8Array(e.memory.buffer, at, len)).toString('utf8');
+  e.free(at);
+  return { text, memoryBytes: e.memory.buffer.byteLength };
+}
+
+parentPort!.on('message', (msg: ToWorker) => {
+  if (msg.type === 'init') {
+    init(msg.module, msg.maxMemoryBytes).then(
+      () => post({ type: 'ready' }),
+      (err: unknown) => post({ type: 'trap', message: `could not start the module: ${(err as Error).message}` }),
+    );
+    return;
+  }
+  try {
+    post({ type: 'answer', ...call(msg.request) });
+  } catch (err) {
+    exports = undefined;
+    // WASI's proc_exit (Go's os.Exit, a fatal error) unwinds with a non-Error value.
+    post({ type: 'trap', message: err instanceof Error ? err.message : 'the module exited' });
+    // The instance is dead; the thread ends itself (the host starts a fresh one on the next call).
+    process.exit(1);
+  }
+});

@@ -1,0 +1,123 @@
+/**
+ * The WebAssembly host (src/engine/wasm) with the real kustomize module from dist/wasm
+ * (scripts/build-wasm.sh, run by make build): the sandbox, and recovery from panics, crashes,
+ * time limits and the memory maximum.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { WasmModule, wasmDir } from '../../../src/engine/wasm/host';
+import { withMemoryMaximum, type MemFile } from '../../../src/engine/wasm/protocol';
+
+const kustomizeFile = path.join(wasmDir(), 'kustomize.wasm');
+const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: v\n`;
+const app: MemFile[] = [
+  { path: 'app/kustomization.yaml', data: 'resources: [cm.yaml]\nnamePrefix: dev-\n' },
+  { path: 'app/cm.yaml', data: cm('settings') },
+];
+
+test('builds a folder of the in-memory file set; the instance is reused', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  try {
+    for (let i = 0; i < 2; i++) {
+      const r = await m.call('kustomize', { dir: 'app' }, app);
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      // kustomize's own output form (kyaml orders the top-level fields).
+      assert.equal(r.output, 'apiVersion: v1\ndata:\n  k: v\nkind: ConfigMap\nmetadata:\n  name: dev-settings\n');
+    }
+    assert.equal(m.instances, 1);
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('the sandbox has only the files sent: absolute paths and .. past the root find nothing', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  try {
+    for (const ref of ['/etc/passwd', '../../../../etc/passwd', '../../../../etc']) {
+      const r = await m.call('kustomize', { dir: 'app' }, [{ path: 'app/kustomization.yaml', data: `resources: ['${ref}']\n` }]);
+      assert.ok(!r.ok && r.kind === 'failed', `${ref}: ${JSON.stringify(r)}`);
+      assert.match(r.message, /'\/etc(\/passwd)?' doesn't exist/, ref);
+    }
+    const gen = await m.call('kustomize', { dir: 'app' }, [{ path: 'app/kustomization.yaml', data: 'configMapGenerator: [{name: x, files: [/etc/hostname]}]\n' }]);
+    assert.ok(!gen.ok && /hostname/.test(gen.message), JSON.stringify(gen));
+    // Helm chart inflation and exec plugins are refused as kustomize-controller refuses them.
+    const helm = await m.call('kustomize', { dir: 'app' }, [{ path: 'app/kustomization.yaml', data: 'helmCharts: [{name: x, repo: https://example.com}]\n' }]);
+    assert.ok(!helm.ok && /helm/i.test(helm.message), JSON.stringify(helm));
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('a panic comes back as a typed failure and the instance lives on', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  try {
+    const p = await m.call('panic', {}, []);
+    assert.deepEqual(p, { ok: false, kind: 'panic', message: 'kustomize (WebAssembly) panicked: panic requested by the host' });
+    assert.ok((await m.call('kustomize', { dir: 'app' }, app)).ok);
+    assert.equal(m.instances, 1);
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('a module that dies is replaced by a fresh instance on the next call', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  try {
+    const dead = await m.call('exit', {}, []);
+    assert.ok(!dead.ok && dead.kind === 'crashed', JSON.stringify(dead));
+    assert.match(dead.message, /crashed and will be restarted/);
+    const again = await m.call('kustomize', { dir: 'app' }, app);
+    assert.ok(again.ok, again.ok ? '' : again.message);
+    assert.equal(m.instances, 2);
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('a call past its time limit is stopped; cancellation too; the next call works', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  try {
+    const slow = await m.call('kustomize', { dir: 'app' }, app, { timeoutMs: 1 });
+    assert.deepEqual(slow, { ok: false, kind: 'timeout', message: 'kustomize (WebAssembly) did not finish within 0 s and was stopped' });
+    const abort = new AbortController();
+    const pending = m.call('kustomize', { dir: 'app' }, app, { signal: abort.signal });
+    abort.abort();
+    const cancelled = await pending;
+    assert.ok(!cancelled.ok && cancelled.kind === 'cancelled');
+    assert.ok((await m.call('kustomize', { dir: 'app' }, app)).ok);
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('memory is bounded: a build beyond the maximum crashes its instance, the next one builds', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile, 96 * 1024 * 1024);
+  try {
+    const big = 'x'.repeat(48 * 1024 * 1024);
+    const r = await m.call('kustomize', { dir: 'app' }, [
+      { path: 'app/kustomization.yaml', data: 'configMapGenerator: [{name: big, files: [big.txt]}]\n' },
+      { path: 'app/big.txt', data: big },
+    ]);
+    assert.ok(!r.ok && r.kind === 'crashed', JSON.stringify(r).slice(0, 300));
+    assert.ok(m.memoryBytes <= 96 * 1024 * 1024);
+    const again = await m.call('kustomize', { dir: 'app' }, app);
+    assert.ok(again.ok, again.ok ? '' : again.message);
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('a missing module says how to build it', async () => {
+  const m = new WasmModule('kustomize', '/nonexistent/kustomize.wasm');
+  const r = await m.call('kustomize', { dir: 'app' }, app);
+  assert.ok(!r.ok && r.kind === 'missing-module');
+  assert.match(r.message, /scripts\/build-wasm\.sh/);
+});
+
+test('withMemoryMaximum sets the maximum of the memory section and keeps the rest', () => {
+  // (module (memory 2)) and the same with a maximum of 16 pages.
+  const plain = Uint8Array.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 5, 3, 1, 0, 2]);
+  const capped = withMemoryMaximum(plain, 16 * 65536);
+  assert.deepEqual([...capped], [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 5, 4, 1, 1, 2, 16]);
+});
