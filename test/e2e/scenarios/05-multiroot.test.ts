@@ -31,6 +31,9 @@ after(async () => {
   await wb?.close();
 });
 
+/** Whole names only: `demo` must not match the row of the folder `demo-repo` (nor end the wait early). */
+const wholeName = (name: string) => new RegExp(`(^|\\s)${name}(?![\\w-])`);
+
 test('a two-folder workspace shows both folders as top-level nodes, each with its own cluster tree', async () => {
   await wb.command('GitOps Preview: Focus on Flux View');
   const pane = wb.viewPane('Flux');
@@ -38,16 +41,14 @@ test('a two-folder workspace shows both folders as top-level nodes, each with it
   const folderB = path.basename(second);
   const rows = await wb.until('both folders and their clusters in the tree', async () => {
     const r = await wb.treeRows('Flux');
-    const text = r.join('\n');
-    if ([folderA, folderB, 'demo', 'staging'].every((n) => text.includes(n))) return r;
+    if ([folderA, folderB, 'demo', 'staging'].every((n) => r.some((row) => wholeName(n).test(row)))) return r;
     const collapsed = pane.locator('.monaco-list-row[aria-expanded="false"]');
     if ((await collapsed.count()) > 0) await collapsed.first().locator('.monaco-tl-twistie').click();
     return undefined;
   });
   await wb.widenSideBar(560);
   await wb.screenshot('05-multiroot');
-  // Whole names only: `demo` must not match the row of the folder `demo-repo`.
-  const indexOf = (name: string) => rows.findIndex((r) => new RegExp(`(^|\\s)${name}(?![\\w-])`).test(r));
+  const indexOf = (name: string) => rows.findIndex((r) => wholeName(name).test(r));
   for (const name of [folderA, folderB, 'demo', 'staging']) assert.ok(indexOf(name) >= 0, `no row for ${name} in:\n${rows.join('\n')}`);
   // Each cluster sits under its own folder.
   assert.ok(indexOf(folderA) < indexOf('demo') && indexOf('demo') < indexOf(folderB) && indexOf(folderB) < indexOf('staging'), rows.join('\n'));
