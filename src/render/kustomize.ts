@@ -70,7 +70,10 @@ export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorab
   const view = inputs.value;
   const label = ksLabel(ks);
   const ws = model.workspace;
-  const spec = asRecord(ks.applied.object.body.spec) ?? {};
+  // The model's targetNamespace already holds what the parent gives this Kustomization (its
+  // substitution, its patches); the written spec alone would lose it.
+  const written = asRecord(ks.applied.object.body.spec) ?? {};
+  const spec = ks.targetNamespace ? { ...written, targetNamespace: ks.targetNamespace } : written;
   const existing = kustomizationFileOf(view, ks.path);
   let existingConfig: Record<string, unknown> | undefined;
   if (existing) {

@@ -84,6 +84,6 @@ describe('gitops-preview diff (CLI)', () => {
   test('unknown Kustomization: exit 2 naming what was looked for', async () => {
     const r = await cli(['diff', 'ks', 'nope', FIXTURE, '--kubeconfig', cluster.kubeconfig]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /no Kustomization flux-system\/nope applied by any cluster root/);
+    assert.match(r.stderr, /Kustomization flux-system\/nope is not applied by any cluster/);
   });
 });

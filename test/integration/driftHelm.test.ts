@@ -49,10 +49,8 @@ describe('HelmRelease desired vs deployed (helm template against Helm storage)',
     assert.equal(res.value.mode, 'helm-desired');
   });
 
-  test('untrusted (no processes): a clear render error, no crash', async () => {
+  test('untrusted (no processes): the workspace chart still renders, in-process', async () => {
     const res = await helmDesiredVsDeployed(await context({ allowProcesses: false }));
-    assert.equal(res.ok, false);
-    assert.equal(!res.ok && res.error.kind, 'render');
-    assert.match(!res.ok ? res.error.message : '', /Cannot render HelmRelease drift-helm\/podinfo/);
+    assert.ok(res.ok, res.ok ? '' : res.error.message);
   });
 });

@@ -182,16 +182,18 @@ async function checkKustomization(model: RepoModel, ks: KustomizationNode): Prom
   // transformer renames them (bjw-s' `_` component namespace), which the model does not follow.
   const pb = postBuildVariables(model, ks);
   const substituted = (n: string) => (pb.vars && (pb.vars.size > 0 || pb.always) ? substituteVariables(n, pb.vars, false) : n);
-  for (const a of ks.applies) {
+  // Objects a FluxInstance or ResourceSet creates in the cluster are the operator's, not kustomize's.
+  const applies = ks.applies.filter((a) => !(a.object.synthetic && a.object.origin));
+  for (const a of applies) {
     if (a.kind === 'Namespace') continue;
     const id = identity(a.kind, a.namespace && substituted(a.namespace), substituted(a.name));
     if (!rendered.has(id)) problems.push(`model predicts ${id}, not rendered`);
   }
   const count = (list: { kind: string }[]) => list.filter((o) => o.kind === 'Namespace').length;
-  if (count(ks.applies) !== count(objects)) problems.push(`${count(objects)} Namespace objects rendered, model predicts ${count(ks.applies)}`);
+  if (count(applies) !== count(objects)) problems.push(`${count(objects)} Namespace objects rendered, model predicts ${count(applies)}`);
   const generated = objects.filter((o) => /\/(kustomization\.ya?ml|Kustomization)$/.test(o.origin?.file ?? ''));
-  const expected = ks.applies.length + (ks.appliesItself ? 1 : 0) + generated.length;
-  if (objects.length !== expected) problems.push(`${objects.length} objects rendered, expected ${expected} (${ks.applies.length} modelled + ${generated.length} generated${ks.appliesItself ? ' + itself' : ''})`);
+  const expected = applies.length + (ks.appliesItself ? 1 : 0) + generated.length;
+  if (objects.length !== expected) problems.push(`${objects.length} objects rendered, expected ${expected} (${applies.length} modelled + ${generated.length} generated${ks.appliesItself ? ' + itself' : ''})`);
   // Substitution: with every variable known, what is left of ${...} must come from $${...} escapes.
   if (pb.vars && !pb.incomplete) {
     for (const o of objects) {
