@@ -81,7 +81,8 @@ export function findClusterObject(model: RepoModel, cluster: ClusterModel, kind:
 /** kustomize-controller's LoadVariables plus the inline `substitute` map (which wins). */
 export function postBuildVariables(model: RepoModel, ks: KustomizationNode, revealSecrets = false): PostBuildVariables {
   const spec = asRecord(ks.applied.object.body.spec) ?? {};
-  const postBuild = asRecord(spec.postBuild);
+  // Entries the applying Kustomization's spec.patches add count as written here (as in resolve.ts).
+  const postBuild = asRecord(spec.postBuild) ?? (ks.inheritedSubstitute ? {} : undefined);
   const warnings: string[] = [];
   if (!postBuild) return { vars: undefined, always: false, incomplete: false, warnings };
   const namespace = ks.applied.namespace ?? 'default';
@@ -105,8 +106,30 @@ export function postBuildVariables(model: RepoModel, ks: KustomizationNode, reve
     if (hide && data.size) warnings.push(`Variables from Secret ${namespace}/${name} are shown as ${MASK}.`);
     for (const [k, v] of data) vars.set(k, hide || (v === MASK && masked) ? MASK_SENTINEL : v.replace(/\n/g, ''));
   }
+  // Flux applies this Kustomization as its parent's build renders it: the parent's variables are
+  // already substituted into the values written here (`SUBDOMAIN: app-${CLUSTER}`).
+  const parent = ks.applied.appliedBy;
+  let parentVars: ReadonlyMap<string, string> | undefined;
   for (const [k, v] of Object.entries(asRecord(postBuild.substitute) ?? {})) {
-    vars.set(k, String(v ?? '').replace(/\n/g, ''));
+    let value = String(v ?? '');
+    if (parent && parent !== ks && value.includes('${')) {
+      parentVars ??= postBuildVariables(model, parent, revealSecrets).vars ?? new Map();
+      try {
+        value = substituteVariables(value, parentVars, false);
+      } catch {
+        /* left as written: the substitution check reports it */
+      }
+    }
+    vars.set(k, value.replace(/\n/g, ''));
+  }
+  for (const [k, v] of Object.entries(ks.inheritedSubstitute ?? {})) {
+    // The parent's own variables did not all resolve here: the value Flux would patch in is unknown.
+    if (v.includes('${')) {
+      incomplete = true;
+      warnings.push(`postBuild.substitute.${k} comes from the applying Kustomization's spec.patches as '${v}', whose variables are unknown here: unresolved \${...} are left as written.`);
+      continue;
+    }
+    vars.set(k, v.replace(/\n/g, ''));
   }
   return { vars, always: postBuild.substituteStrategy === 'Always', incomplete, warnings };
 }
