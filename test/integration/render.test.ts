@@ -13,7 +13,6 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Repo } from '../../src/core/repo';
 import { diskHost } from '../../src/node/fsHost';
@@ -24,28 +23,13 @@ import { kustomizationInputsProblem } from '../../src/render/kustomize';
 import { postBuildVariables, substitutionDisabled } from '../../src/core/render/postbuild';
 import { substituteVariables } from '../../src/core/substitution/evaluate';
 import { runCli } from '../../src/cli/main';
+import { renderTools } from './tools';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const corporaDir = path.join(repoRoot, '..', 'shared', 'corpora');
 const fixture = path.join(repoRoot, 'test/fixtures/render/app-repo').split(path.sep).join('/');
 
-function tools(): { kustomize: string; helm: string } {
-  let k = process.env.KUSTOMIZE_BIN;
-  let h = process.env.HELM_BIN;
-  if (!k || !h) {
-    const out = execFileSync('bash', [path.join(repoRoot, 'test/cluster/tools-env.sh'), '--print'], { encoding: 'utf8', timeout: 10_000 });
-    for (const line of out.split('\n')) {
-      const [name, value] = line.split('=');
-      if (name === 'KUSTOMIZE_BIN') k ??= value;
-      if (name === 'HELM_BIN') h ??= value;
-    }
-  }
-  assert.ok(k && fs.existsSync(k), `kustomize binary missing (${k}); run bash test/cluster/build.sh`);
-  assert.ok(h && fs.existsSync(h), `helm binary missing (${h}); run bash test/cluster/build.sh`);
-  return { kustomize: k, helm: h };
-}
-
-const bins = tools();
+const bins = renderTools(repoRoot);
 const opts: RenderOptions = { allowProcesses: true, helmBin: bins.helm, timeoutMs: 120_000 };
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const open = (root: string) => new Repo(root.split(path.sep).join('/'), diskHost, { sha256 }).model();

@@ -7,33 +7,17 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Repo } from '../../src/core/repo';
 import { diskHost } from '../../src/node/fsHost';
 import { renderHelmRelease } from '../../src/render/index';
 import { runCli } from '../../src/cli/main';
 import { KUSTOMIZATION_ATTACKS, LINK_ATTACKS, makeMaliciousRepo } from '../fixtures/hardening/maliciousRepo';
+import { renderTools } from './tools';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
-function tools(): { kustomize: string; helm: string } {
-  let k = process.env.KUSTOMIZE_BIN;
-  let h = process.env.HELM_BIN;
-  if (!k || !h) {
-    const out = execFileSync('bash', [path.join(repoRoot, 'test/cluster/tools-env.sh'), '--print'], { encoding: 'utf8', timeout: 10_000 });
-    for (const line of out.split('\n')) {
-      const [name, value] = line.split('=');
-      if (name === 'KUSTOMIZE_BIN') k ??= value;
-      if (name === 'HELM_BIN') h ??= value;
-    }
-  }
-  assert.ok(k && fs.existsSync(k), `kustomize binary missing (${k}); run bash test/cluster/build.sh`);
-  assert.ok(h && fs.existsSync(h), `helm binary missing (${h}); run bash test/cluster/build.sh`);
-  return { kustomize: k, helm: h };
-}
-
-const bins = tools();
+const bins = renderTools(repoRoot);
 const repo = makeMaliciousRepo();
 after(() => repo.cleanup());
 
