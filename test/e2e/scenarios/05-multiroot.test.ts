@@ -39,12 +39,26 @@ test('a two-folder workspace shows both folders as top-level nodes, each with it
   const pane = wb.viewPane('Flux');
   const folderA = path.basename(e2eEnv().workspace);
   const folderB = path.basename(second);
+  let seen: string[] = [];
   const rows = await wb.until('both folders and their clusters in the tree', async () => {
     const r = await wb.treeRows('Flux');
+    seen = r;
     if ([folderA, folderB, 'demo', 'staging'].every((n) => r.some((row) => wholeName(n).test(row)))) return r;
-    const collapsed = pane.locator('.monaco-list-row[aria-expanded="false"]');
-    if ((await collapsed.count()) > 0) await collapsed.first().locator('.monaco-tl-twistie').click();
+    // The list is virtualised: only rows in view exist. Open folder rows only, and fold the first
+    // cluster once the second folder is listed, so that its cluster row scrolls into view whatever
+    // order the two folders finished indexing in.
+    const collapsedFolder = pane.locator('.monaco-list-row[aria-level="1"][aria-expanded="false"]');
+    if ((await collapsedFolder.count()) > 0) {
+      await collapsedFolder.first().locator('.monaco-tl-twistie').click();
+      return undefined;
+    }
+    const firstCluster = pane.locator('.monaco-list-row[aria-level="2"][aria-expanded="true"]', { hasText: wholeName('demo') });
+    if (r.some((row) => wholeName(folderB).test(row)) && (await firstCluster.count()) > 0) {
+      await firstCluster.first().locator('.monaco-tl-twistie').click();
+    }
     return undefined;
+  }, 60_000).catch((err: Error) => {
+    throw new Error(`${err.message}; rows in view:\n${seen.join('\n')}`);
   });
   await wb.widenSideBar(560);
   await wb.screenshot('05-multiroot');
@@ -57,7 +71,8 @@ test('a two-folder workspace shows both folders as top-level nodes, each with it
 test("a cluster's graph action opens that folder's dependency graph", async () => {
   const pane = wb.viewPane('Flux');
   // The second folder's cluster row (level 2; the folder row `fleet-staging` is level 1).
-  const row = pane.locator('.monaco-list-row[aria-level="2"]', { hasText: 'staging' });
+  const row = pane.locator('.monaco-list-row[aria-level="2"]', { hasText: wholeName('staging') });
+  await row.waitFor({ timeout: 10_000 });
   await row.hover();
   await row.locator('.action-label.codicon-type-hierarchy').click({ timeout: 10_000 });
   const folderB = path.basename(second);
