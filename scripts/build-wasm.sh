@@ -17,11 +17,20 @@ go_bin="$(command -v go || true)"
 [[ -n "$go_bin" ]] || { log "ERROR: go is required to compile wasm/ (Go >= 1.26)"; exit 1; }
 
 modules=(kustomize helm)
-key="$( { "$go_bin" version; cat scripts/build-wasm.sh wasm/go.mod wasm/go.sum; find wasm -name '*.go' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16)"
-cache="${GITOPS_PREVIEW_CACHE:-$HOME/.cache/gitops-preview}/wasm/$key"
+# Each module is keyed by the Go sources it is built from (its cmd/ folder and the shared ones), so a
+# change to one module does not recompile the other.
+module_key() {
+  { "$go_bin" version; cat scripts/build-wasm.sh wasm/go.mod wasm/go.sum
+    find wasm/internal "wasm/cmd/$1" -name '*.go' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16
+}
+root_cache="${GITOPS_PREVIEW_CACHE:-$HOME/.cache/gitops-preview}/wasm"
 out="$repo_root/dist/wasm"
+keys=()
 
 for m in "${modules[@]}"; do
+  key="$(module_key "$m")"
+  keys+=("$m:$key")
+  cache="$root_cache/$key"
   [[ -s "$cache/$m.wasm" ]] && continue
   mkdir -p "$cache"
   start=$SECONDS
@@ -34,6 +43,7 @@ done
 
 mkdir -p "$out"
 for m in "${modules[@]}"; do
+  cache="$root_cache/$(module_key "$m")"
   cmp -s "$cache/$m.wasm" "$out/$m.wasm" 2>/dev/null || cp -f "$cache/$m.wasm" "$out/$m.wasm"
 done
-printf '%s\n' "$key" >"$out/KEY"
+printf '%s\n' "${keys[*]}" >"$out/KEY"

@@ -1,12 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Engine } from '../engine/engine';
-import { nodeEngine } from '../engine/node';
+import { nodeEngine, openRefined } from '../engine/node';
 import { relativePath } from '../core/tree/treeData';
 import { UsageError, type CliIO } from './io';
 
 /** DIR (default: cwd) opened in an in-process engine; every command that reads the workspace starts here. */
-export function openWorkspace(dir: string | undefined, io: CliIO): { engine: Engine; root: string } {
+export async function openWorkspace(dir: string | undefined, io: CliIO): Promise<{ engine: Engine; root: string }> {
   const root = path.resolve(io.cwd, dir ?? '.').split(path.sep).join('/');
   let stat: fs.Stats;
   try {
@@ -16,7 +16,7 @@ export function openWorkspace(dir: string | undefined, io: CliIO): { engine: Eng
   }
   if (!stat.isDirectory()) throw new UsageError(`${root}: not a directory`);
   const engine = nodeEngine({ debounceMs: 0 });
-  engine.open([root]);
+  await openRefined(engine, [root]);
   return { engine, root };
 }
 

@@ -17,11 +17,26 @@ export class Repo {
     this.workspace.load();
   }
 
+  /** Bumped when the model must be rebuilt although no file changed (new Kustomization builds arrived). */
+  private generation = 0;
+  private cachedGeneration = 0;
+
   model(): RepoModel {
-    if (!this.cached || this.cached.version !== this.workspace.version) {
+    if (!this.cached || this.cached.version !== this.workspace.version || this.cachedGeneration !== this.generation) {
       this.cached = this.builder.build();
+      this.cachedGeneration = this.generation;
     }
     return this.cached;
+  }
+
+  /** Changes with every file change and every rebuild `invalidate` asks for. */
+  get version(): number {
+    return this.workspace.version + this.generation;
+  }
+
+  /** The next `model()` rebuilds (what the model is built from changed outside the files). */
+  invalidate(): void {
+    this.generation++;
   }
 
   /** A file changed on disk (created, saved, deleted). Returns true when the model changed. */

@@ -19,6 +19,7 @@ import { docLine } from '../core/yaml/document';
 import type { Position } from '../core/yaml/lines';
 import { renderHelmRelease, renderKustomization, type RenderOptions } from '../render/index';
 import { treeJson, treeText } from '../core/tree/treeData';
+import type { BuildCache } from './buildCache';
 import { Folder, toEngineDiagnostic } from './folder';
 import { liveLookup, snapshotCache } from './live';
 import { hasSkippedSegment } from './pathFilter';
@@ -34,6 +35,11 @@ export interface EngineOptions {
   buildOptions?: (root: string, settings: EngineSettings) => BuildOptions;
   /** Quiet period after an input before `changed`/`diagnostics` are sent; 0 sends at once. */
   debounceMs?: number;
+  /**
+   * Build every cluster from its root down (refine.ts): Kustomizations are rendered and the model
+   * rebuilt from their builds; diagnostics are sent once that is done. Absent: the static reading only.
+   */
+  builds?: { cache?: (root: string) => BuildCache };
 }
 
 type Handler<M extends EngineMethod> = (params: ParamsOf<M>, signal: AbortSignal) => ResultOf<M> | Promise<ResultOf<M>>;
@@ -105,7 +111,8 @@ export class Engine {
     this.indexing = true;
     this.filesRead = 0;
     this.emit({ type: 'status', status: this.status() });
-    this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}));
+    const builds = this.options.builds;
+    this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, builds && { cache: builds.cache?.(root) }));
     for (const f of this.folders) f.model();
     this.indexing = false;
     this.flush();
@@ -144,6 +151,48 @@ export class Engine {
     this.tree.reset();
     this.emit({ type: 'status', status: this.status() });
     this.emit({ type: 'changed', version: this.version() });
+    // With builds, diagnostics wait for them: the static reading would show findings the builds refute.
+    if (this.options.builds) void this.refined();
+    else this.publishDiagnostics();
+  }
+
+  private refining: Promise<void> | undefined;
+  private refineWanted = false;
+
+  /**
+   * Settles when every folder's builds are done for the current files: renders what is pending,
+   * then sends the refined tree and diagnostics. Inputs meanwhile make it go round again.
+   */
+  refined(): Promise<void> {
+    if (!this.options.builds) return Promise.resolve();
+    this.refineWanted = true;
+    this.refining ??= (async () => {
+      try {
+        while (this.refineWanted) {
+          this.refineWanted = false;
+          for (const f of this.folders) {
+            const t0 = performance.now();
+            try {
+              const r = await f.refine({ allowProcesses: false });
+              if (r?.rendered) this.log(`[builds] ${f.root}: ${r.rendered} Kustomization build(s) in ${r.rounds} round(s), ${Math.round(performance.now() - t0)} ms${r.pending ? `, ${r.pending} still pending` : ''}`);
+            } catch (err) {
+              this.log(`[builds] failed: ${(err as Error).stack ?? err}`);
+            }
+          }
+          if (!this.refineWanted) {
+            this.tree.reset();
+            this.emit({ type: 'changed', version: this.version() });
+            this.publishDiagnostics();
+          }
+        }
+      } finally {
+        this.refining = undefined;
+      }
+    })();
+    return this.refining;
+  }
+
+  private publishDiagnostics(): void {
     const files = this.folders.flatMap((f) => {
       try {
         return f.changedDiagnostics((m) => this.log(m));
@@ -170,7 +219,8 @@ export class Engine {
 
   private readonly handlers: { [M in EngineMethod]: Handler<M> } = {
     status: () => this.status(),
-    check: ({ root }) => {
+    check: async ({ root }) => {
+      await this.refined();
       const diagnostics: EngineDiagnostic[] = [];
       const failures: { rules: string; message: string }[] = [];
       for (const f of this.folders) {

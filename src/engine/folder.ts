@@ -7,7 +7,10 @@ import { buildDependencyGraph, type DependencyGraph } from '../core/graph/index'
 import type { BuildOptions, RepoModel } from '../core/model/graph';
 import { Repo } from '../core/repo';
 import type { WorkspaceHost } from '../core/workspace/host';
+import type { RenderOptions } from '../render/types';
+import type { BuildCache } from './buildCache';
 import type { EngineDiagnostic, FileDiagnostics } from './protocol';
+import { Refiner, type RefineResult } from './refine';
 
 export class Folder {
   readonly repo: Repo;
@@ -17,20 +20,35 @@ export class Folder {
   /** Dependency graphs of the current version, with and without sources. */
   private graphs: { version: number; bySources: Map<boolean, DependencyGraph> } | undefined;
 
+  /** Renders Kustomizations so the model sees every object as its parent's build produces it; absent: the static reading only. */
+  private readonly refiner: Refiner | undefined;
+
   constructor(
     readonly root: string,
     host: WorkspaceHost,
     options: BuildOptions,
+    builds?: { cache?: BuildCache },
   ) {
-    this.repo = new Repo(root, host, options);
+    let refiner: Refiner | undefined;
+    this.repo = new Repo(root, host, builds ? { ...options, builds: (key, node) => refiner?.lookup(key, node) } : options);
+    if (builds) refiner = new Refiner(this.repo.workspace, builds.cache);
+    this.refiner = refiner;
   }
 
   model(): RepoModel {
-    return this.repo.model();
+    const model = this.repo.model();
+    const extra = this.refiner?.problems() ?? [];
+    if (extra.length && !model.problems.includes(extra[0])) model.problems.push(...extra);
+    return model;
   }
 
   get version(): number {
-    return this.repo.workspace.version;
+    return this.repo.version;
+  }
+
+  /** Renders the Kustomization builds the model lacks, rebuilding it until none is pending. */
+  async refine(opts: RenderOptions): Promise<RefineResult | undefined> {
+    return this.refiner?.refine(this.repo, opts);
   }
 
   /** Holds anything Flux applies or could apply: only such folders get a tree. */

@@ -14,7 +14,16 @@ export function diskBuildOptions(root: string, settings: EngineSettings = {}): B
   };
 }
 
-/** An engine over the disk (worker and CLI). */
+/** An engine over the disk (worker and CLI), building every cluster from its root down. */
 export function nodeEngine(options: { debounceMs?: number } = {}): Engine {
-  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions });
+  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, builds: {} });
+}
+
+/**
+ * Opens folders and waits until every Kustomization build is done: the one way the CLI (and any
+ * batch caller) reaches the answers the editor shows once its engine has settled.
+ */
+export async function openRefined(engine: Engine, roots: readonly string[], settings: EngineSettings = {}): Promise<void> {
+  engine.open(roots, settings);
+  await engine.refined();
 }

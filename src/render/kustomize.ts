@@ -5,6 +5,7 @@
  */
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { KustomizationNode, RepoModel } from '../core/model/graph';
+import type { Workspace } from '../core/workspace/workspace';
 import { asRecord, asString } from '../core/model/objects';
 import { joinVirtual, type SourceView } from '../core/model/view';
 import { fluxKustomization, generatedResources, kustomizationFileOf } from '../core/render/generator';
@@ -64,17 +65,34 @@ export interface KustomizeInput {
   userOrigins: boolean;
 }
 
-export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorable<KustomizeInput> {
-  const inputs = kustomizationInputsProblem(model, ks);
-  if (!inputs.ok) return inputs;
-  const view = inputs.value;
+/** The kustomization file Flux builds at spec.path (the folder's own with the spec merged in, or a generated one). */
+export interface FluxKustomizationText {
+  /** Its path in the source ('' root). */
+  path: string;
+  text: string;
+  /** The kustomization asked for origin annotations itself (else they are dropped after tracking). */
+  userOrigins: boolean;
+  /** What producing it read from the source besides the spec: folders listed, paths looked up (generatedResources). */
+  listed: string[];
+  looked: string[];
+}
+
+export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view: SourceView): Errorable<FluxKustomizationText> {
   const label = ksLabel(ks);
-  const ws = model.workspace;
   // The model's targetNamespace already holds what the parent gives this Kustomization (its
   // substitution, its patches); the written spec alone would lose it.
   const written = asRecord(ks.applied.object.body.spec) ?? {};
   const spec = ks.targetNamespace ? { ...written, targetNamespace: ks.targetNamespace } : written;
-  const existing = kustomizationFileOf(view, ks.path);
+  const listed: string[] = [];
+  const looked: string[] = [];
+  const recording: SourceView = {
+    key: view.key,
+    file: (vp) => (looked.push(vp), view.file(vp)),
+    listDir: (vp) => (listed.push(vp), view.listDir(vp)),
+    realDir: (vp) => view.realDir(vp),
+    hasDir: (vp) => (looked.push(vp), view.hasDir(vp)),
+  };
+  const existing = kustomizationFileOf(recording, ks.path);
   let existingConfig: Record<string, unknown> | undefined;
   if (existing) {
     try {
@@ -86,10 +104,10 @@ export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorab
   const generated = fluxKustomization({
     spec,
     existing: existing && existingConfig ? { fileName: existing.fileName, config: existingConfig } : undefined,
-    generated: () => generatedResources(view, ks.path),
+    generated: () => generatedResources(recording, ks.path),
     exists: (rel) => {
       const vp = joinVirtual(ks.path, rel);
-      return vp !== undefined && (!!view.file(vp) || !!view.listDir(vp));
+      return vp !== undefined && (!!recording.file(vp) || !!recording.listDir(vp));
     },
   });
   if ('error' in generated) return fail('invalid', `${label}: ${generated.error}`);
@@ -98,10 +116,19 @@ export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorab
   const buildMetadata = Array.isArray(generated.config.buildMetadata) ? (generated.config.buildMetadata as string[]) : [];
   const userOrigins = buildMetadata.includes('originAnnotations');
   if (!userOrigins) generated.config.buildMetadata = [...buildMetadata, 'originAnnotations'];
+  const path = ks.path ? `${ks.path}/${generated.fileName}` : generated.fileName;
+  return ok({ path, text: stringifyYaml(generated.config, { lineWidth: 0 }), userOrigins, listed, looked });
+}
 
-  const generatedPath = ks.path ? `${ks.path}/${generated.fileName}` : generated.fileName;
-  const files = viewFiles(ws, view, syntheticFiles(model)).filter((f) => f.path !== generatedPath);
-  files.push({ path: generatedPath, data: stringifyYaml(generated.config, { lineWidth: 0 }) });
+export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorable<KustomizeInput & { generated: FluxKustomizationText }> {
+  const inputs = kustomizationInputsProblem(model, ks);
+  if (!inputs.ok) return inputs;
+  const view = inputs.value;
+  const label = ksLabel(ks);
+  const generated = fluxKustomizationText(model.workspace, ks, view);
+  if (!generated.ok) return generated;
+  const files = viewFiles(model.workspace, view, syntheticFiles(model)).filter((f) => f.path !== generated.value.path);
+  files.push({ path: generated.value.path, data: generated.value.text });
   // The file set already holds nothing else, so nothing outside can be read; this names what
   // kustomize-controller would refuse (absolute or escaping paths, exec plugins, helm inflation)
   // with kustomize-controller's reason instead of a bare "file not found".
@@ -109,7 +136,7 @@ export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorab
   if (problems.length) {
     return fail('invalid', `${label}: the build would read outside the source artifact or run something, which kustomize-controller refuses:\n${describeConfinement(problems)}`);
   }
-  return ok({ files, dir: ks.path, view, userOrigins });
+  return ok({ files, dir: ks.path, view, userOrigins: generated.value.userOrigins, generated: generated.value });
 }
 
 export async function renderKustomizationImpl(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Errorable<RenderResult>> {
@@ -123,6 +150,55 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
   const built = fromWasm(result, label, 'kustomize build');
   if (!built.ok) return built;
   return postBuild(model, ks, input.value.view, built.value, opts, !input.value.userOrigins);
+}
+
+/** How a build used a path of its source (wasm/cmd/kustomize/reads.go): existence, folder listing, content. */
+export type ReadKind = 'stat' | 'list' | 'file';
+
+export interface RecordedBuild {
+  result: Errorable<RenderResult>;
+  /**
+   * Every source path (relative to the source root, '' its root) the build looked at and how,
+   * including what producing Flux's kustomization read; undefined when it failed before kustomize
+   * ran (then any change may matter).
+   */
+  reads?: Record<string, ReadKind>;
+  /** The kustomization Flux builds at spec.path (its content stands for the spec.path file's). */
+  generated?: FluxKustomizationText;
+}
+
+/** `renderKustomization`, also telling what the build read, so it can be cached by that content. */
+export async function renderKustomizationRecorded(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<RecordedBuild> {
+  const input = kustomizeInput(model, ks);
+  if (!input.ok) return { result: input };
+  const label = ksLabel(ks);
+  const { generated } = input.value;
+  const answer = await wasmModule('kustomize').call('kustomize', { dir: input.value.dir, reads: true }, input.value.files, {
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    signal: opts.signal,
+  });
+  if (!answer.ok) {
+    const failed = fromWasm(answer, label, 'kustomize build');
+    return { result: failed.ok ? fail('build-failed', `${label}: no answer`) : failed };
+  }
+  let recorded: { ok: boolean; output?: string; error?: string; reads?: Record<string, ReadKind> };
+  try {
+    recorded = JSON.parse(answer.output) as typeof recorded;
+  } catch {
+    return { result: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`) };
+  }
+  const reads: Record<string, ReadKind> = {};
+  const note = (vp: string, how: ReadKind) => {
+    const rank = { stat: 1, list: 2, file: 3 };
+    const prev = reads[vp];
+    if (!prev || rank[how] > rank[prev]) reads[vp] = how;
+  };
+  for (const [vp, how] of Object.entries(recorded.reads ?? {})) note(vp === '.' ? '' : vp, how);
+  for (const vp of generated.listed) note(vp, 'list');
+  for (const vp of generated.looked) note(vp, 'stat');
+  const built = recorded.ok ? ok(recorded.output ?? '') : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build');
+  if (!built.ok) return { result: built, reads, generated };
+  return { result: postBuild(model, ks, input.value.view, built.value, opts, !input.value.userOrigins), reads, generated };
 }
 
 /**

@@ -49,7 +49,7 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
   const timeout = flags.timeout === undefined ? undefined : Number(flags.timeout);
   if (timeout !== undefined && !(timeout > 0)) throw new UsageError(`--timeout must be a positive number of seconds`);
 
-  const { engine, root } = openWorkspace(dir, io);
+  const { engine, root } = await openWorkspace(dir, io);
   await reportParseErrors(engine, root, io);
   // As the flux CLI: -n defaults to flux-system.
   const namespace = (flags.namespace as string | undefined) ?? 'flux-system';

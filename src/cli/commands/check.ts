@@ -25,7 +25,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
   const format = (flags.format as string | undefined) ?? 'text';
   if (!FORMATS.includes(format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not '${format}'`);
   if (positionals.length > 1) throw new UsageError('expects at most one DIR');
-  const { engine, root } = openWorkspace(positionals[0], io);
+  const { engine, root } = await openWorkspace(positionals[0], io);
   const result = await engine.request('check', { root });
   for (const f of result.failures) io.stderr(`gitops-preview check: internal error in ${f.rules} rules: ${f.message}\n`);
   const diagnostics = result.diagnostics.map((d) => toCli(root, d));

@@ -36,7 +36,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   }
   const namespace = (flags.namespace as string | undefined) ?? 'flux-system';
 
-  const { engine, root } = openWorkspace(dir, io);
+  const { engine, root } = await openWorkspace(dir, io);
   await reportParseErrors(engine, root, io);
   const target = await pickTarget(engine, root, kind, name, namespace, flags.cluster as string | undefined, { includeInferred: false });
   const subject = await engine.request('driftSubject', { target });

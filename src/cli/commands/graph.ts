@@ -12,7 +12,7 @@ export async function runGraph(args: string[], io: CliIO): Promise<number> {
   const format = (flags.format as string | undefined) ?? 'json';
   if (!FORMATS.includes(format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not '${format}'`);
   if (positionals.length > 1) throw new UsageError('expects at most one DIR');
-  const { engine, root } = openWorkspace(positionals[0], io);
+  const { engine, root } = await openWorkspace(positionals[0], io);
   await reportParseErrors(engine, root, io);
   // The graph carries the checks' findings: a rule that failed internally is reported, as `check` does.
   const { failures } = await engine.request('check', { root });

@@ -6,7 +6,7 @@ export async function runTree(args: string[], io: CliIO): Promise<number> {
   const format = (flags.format as string | undefined) ?? 'text';
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not '${format}'`);
   if (positionals.length > 1) throw new UsageError('expects at most one DIR');
-  const { engine, root } = openWorkspace(positionals[0], io);
+  const { engine, root } = await openWorkspace(positionals[0], io);
   await reportParseErrors(engine, root, io);
   io.stdout(format === 'json' ? JSON.stringify(await engine.request('treeJson', { root }), null, 2) + '\n' : await engine.request('treeText', { root }));
   return EXIT_OK;

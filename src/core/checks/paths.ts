@@ -22,7 +22,7 @@ export function checkPaths(ctx: CheckContext): void {
         );
       }
       for (const p of ks.problems) {
-        ctx.report(p.code === 'analysis-limit' || p.code === 'apply-cycle' ? p.code : 'path-not-found', p.doc, p.path, p.message, {
+        ctx.report(p.code === 'analysis-limit' || p.code === 'apply-cycle' || p.code === 'build-failed' ? p.code : 'path-not-found', p.doc, p.path, p.message, {
           related: [
             ...(p.related ?? []).flatMap((r) => ctx.related(r.doc, r.path, r.message)),
             ...(p.doc === doc ? [] : ctx.related(doc, ['spec', 'path'], `built by Kustomization ${ks.applied.namespace}/${ks.applied.name}`)),

@@ -20,6 +20,7 @@ import {
   type SourceNode,
 } from './types';
 import { normalizeVirtual } from './view';
+import { buildKey, builtExpansion, substituteFromSignature, type BuildSlot } from './rendered';
 import { stronglyConnected } from './scc';
 import type { ModelProblem } from './types';
 
@@ -63,6 +64,8 @@ export class ModelBuilder {
   private scopeSignature = '';
   private readonly inputs = new Map<string, KsInput>();
   private readonly inputOf = new WeakMap<KustomizationNode, KsInput>();
+  /** Nodes whose objects come or may come from a build: their subtrees are rebuilt, never reused (their inputs are the build's). */
+  private readonly fromBuild = new WeakSet<KustomizationNode>();
   /** Nodes whose subtree depended on which of two applications of one Kustomization came first. */
   private readonly orderDependent = new WeakSet<KustomizationNode>();
   private previous = new Map<string, ClusterState>();
@@ -232,7 +235,8 @@ export class ModelBuilder {
     const varsMemo = new Map<string, Record<string, string> | undefined>();
     const varsOf = (node: KustomizationNode): Record<string, string> | undefined => {
       const parent = node.applied.appliedBy;
-      const inherited = parent ? patchedChildSubstitute(parent.applied.object, varsOf(parent)) : undefined;
+      // A Kustomization taken from its parent's build already carries what the parent's patches add.
+      const inherited = parent && !node.applied.object.rendered ? patchedChildSubstitute(parent.applied.object, varsOf(parent)) : undefined;
       const key = `${node.applied.object.id}|${node.applied.namespace}|${JSON.stringify(inherited ?? null)}`;
       if (varsMemo.has(key)) return varsMemo.get(key);
       const vars = postBuildVars(node.applied.object, node.applied.namespace ?? DEFAULT_NAMESPACE, lookupConfigMap, inherited);
@@ -254,6 +258,19 @@ export class ModelBuilder {
     for (const o of allObjects) currentById.set(o.id, o);
 
     const roots = this.roots(ksObjects, patches, syncOf, ws.root, problems, (ks) => ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion));
+
+    const builds = this.options.builds;
+    const slots: BuildSlot[] = [];
+    const byKindName = new Map<string, KubeObject[]>();
+    if (builds) {
+      for (const o of allObjects) {
+        if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') continue;
+        const list = byKindName.get(`${o.kind}/${o.name}`);
+        if (list) list.push(o);
+        else byKindName.set(`${o.kind}/${o.name}`, [o]);
+      }
+    }
+    const substituteFromCandidates = (kind: string, name: string) => byKindName.get(`${kind}/${name}`) ?? [];
 
     const clusters: ClusterModel[] = [];
     const current = new Map<string, ClusterState>();
@@ -308,6 +325,8 @@ export class ModelBuilder {
         if (verdict === undefined) {
           const input = this.inputOf.get(old);
           verdict =
+            !this.fromBuild.has(old) &&
+            !old.applied.object.rendered &&
             !this.orderDependent.has(old) &&
             currentById.get(old.applied.object.id) === old.applied.object &&
             !!input &&
@@ -337,7 +356,8 @@ export class ModelBuilder {
         const ns = applied.namespace ?? DEFAULT_NAMESPACE;
         const spec = asRecord(ks.body.spec) ?? {};
         const parent = applied.appliedBy;
-        const parentVars = parent && !substitutionDisabled(ks) ? varsOf(parent) : undefined;
+        // Taken from the parent's build, the spec is already patched and substituted.
+        const parentVars = parent && !ks.rendered && !substitutionDisabled(ks) ? varsOf(parent) : undefined;
         const input = withoutApplyCycle(readInput(ks, ns, parentVars), applied);
         const targetNamespace = replacedTargetNamespace.get(applied) ?? (substituteInline(asString(spec.targetNamespace) ?? '', parentVars) || undefined);
         const node: KustomizationNode = {
@@ -355,9 +375,10 @@ export class ModelBuilder {
           appliesItself: false,
           problems: input.expansion?.problems ?? [],
           remoteResources: input.expansion?.remote ?? [],
-          inheritedSubstitute: parent ? patchedChildSubstitute(parent.applied.object, varsOf(parent)) : undefined,
+          inheritedSubstitute: parent && !ks.rendered ? patchedChildSubstitute(parent.applied.object, varsOf(parent)) : undefined,
         };
         applied.flux = node;
+        const expansion = this.buildOf(node, input, builds, slots, substituteFromCandidates, sha, objectsFor);
         this.inputOf.set(node, input);
         cluster.kustomizations.push(node);
         nodes.set(nodeKey(applied), node);
@@ -375,16 +396,20 @@ export class ModelBuilder {
         // The cluster's sync source is created with its root Kustomization (FluxInstance sync).
         const syncSource = !parent ? syncSources.get(ks.id) : undefined;
         const expanded: ExpandedObject[] = syncSource ? [{ object: syncSource, namespace: undefined, prefix: '', suffix: '' }] : [];
-        for (const e of input.expansion?.objects ?? []) {
+        for (const e of expansion?.objects ?? []) {
           expanded.push(e);
           for (const g of generatedBy.get(e.object.id) ?? []) expanded.push({ object: g, namespace: undefined, prefix: '', suffix: '' });
         }
         for (const e of expanded) {
           const namespaced = isNamespacedKind(e.object.kind);
+          // A built object has its final namespace and name (Flux's targetNamespace and substitution included).
+          const built = e.object.rendered === true;
           const namespace = !namespaced
             ? undefined
-            : substituteInline(targetNamespace ?? e.namespace ?? e.object.namespace ?? DEFAULT_NAMESPACE, vars);
-          const name = substituteInline(e.renamedTo ?? e.prefix + e.object.name + e.suffix, vars);
+            : built
+              ? (e.object.namespace ?? DEFAULT_NAMESPACE)
+              : substituteInline(targetNamespace ?? e.namespace ?? e.object.namespace ?? DEFAULT_NAMESPACE, vars);
+          const name = built ? e.object.name : substituteInline(e.renamedTo ?? e.prefix + e.object.name + e.suffix, vars);
           const childApplied: AppliedObject = {
             object: e.object,
             kind: e.object.kind,
@@ -482,7 +507,48 @@ export class ModelBuilder {
       isNamespaced: (kind) => isNamespacedKind(kind),
       problems,
       expansionsComputed: expander.computed - computedBefore,
+      builds: slots,
     };
+  }
+
+  /**
+   * What `node` applies: its build when the engine has it (a failed build falls back to the static
+   * reading, with the failure as a problem when Flux would fail the same way), else the static
+   * reading, and the node is recorded as pending.
+   */
+  private buildOf(
+    node: KustomizationNode,
+    input: KsInput,
+    builds: BuildOptions['builds'],
+    slots: BuildSlot[],
+    candidates: (kind: string, name: string) => readonly KubeObject[],
+    sha: (s: string) => string,
+    objectsFor: (file: SourceFile) => KubeObject[],
+  ): Expansion | undefined {
+    if (!builds || input.source.kind !== 'view' || !input.expansion) return input.expansion;
+    // Its objects may come from a build next time: the subtree is rebuilt, never reused as it is.
+    this.fromBuild.add(node);
+    const ks = node.applied.object;
+    const key = buildKey(node, substituteFromSignature(ks, candidates), sha);
+    const build = builds(key, node);
+    if (!build) {
+      slots.push({ node, key, state: 'pending' });
+      return input.expansion;
+    }
+    if (!build.ok) {
+      slots.push({ node, key, state: 'failed' });
+      if (build.reportable) {
+        (node as Mutable<KustomizationNode>).problems = [...node.problems, { code: 'build-failed', message: build.message, doc: ks.doc, path: ['spec', 'path'] }];
+      }
+      return input.expansion;
+    }
+    slots.push({ node, key, state: 'built' });
+    // kustomize built it, so the static reading's complaints about its kustomization files do not hold.
+    (node as Mutable<KustomizationNode>).problems = [];
+    return builtExpansion(build, this.ws, ks, (file) => {
+      const f = this.ws.files.get(file);
+      return f ? objectsFor(f) : [];
+    });
   }
 }
 

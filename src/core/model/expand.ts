@@ -19,7 +19,7 @@ export interface ExpandedObject {
   readonly targetNamespace?: string;
 }
 
-export type ExpandProblemCode = 'path-not-found' | 'not-a-kustomization' | 'kustomize-invalid' | 'analysis-limit' | 'apply-cycle';
+export type ExpandProblemCode = 'path-not-found' | 'not-a-kustomization' | 'kustomize-invalid' | 'analysis-limit' | 'apply-cycle' | 'build-failed';
 
 /**
  * kustomization files followed through `resources`/`components` at most this deep: real overlays

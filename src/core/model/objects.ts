@@ -20,6 +20,11 @@ export interface KubeObject {
   readonly synthetic?: boolean;
   /** For objects the model derives from another (a FluxInstance's sync, a ResourceSet's resources): that object. */
   readonly origin?: KubeObject;
+  /**
+   * Taken from its applier's build (rendered.ts): `body` is the object as Flux applies it (patched,
+   * transformed, substituted), while `id`, `file` and `doc` stay those of its source document.
+   */
+  readonly rendered?: true;
 }
 
 const cache = new WeakMap<SourceFile, KubeObject[]>();

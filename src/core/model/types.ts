@@ -4,6 +4,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { ExpandProblem } from './expand';
 import type { FluxKind } from './kinds';
 import type { KubeObject } from './objects';
+import type { BuildLookup, BuildSlot } from './rendered';
 import type { GitCheckout, SourceResolution, SourceIndex } from './sources';
 
 /** A reference to another object (dependsOn entry, sourceRef), with where it is written. */
@@ -113,6 +114,8 @@ export interface RepoModel {
   readonly problems: ModelProblem[];
   /** kustomize expansions this build computed (the rest came from the previous builds' memo). */
   readonly expansionsComputed: number;
+  /** Every Kustomization whose build could be used, and whether it was (empty without `BuildOptions.builds`). */
+  readonly builds: BuildSlot[];
 }
 
 export function objectKey(kind: string, namespace: string | undefined, name: string): string {
@@ -138,4 +141,9 @@ export interface BuildOptions {
   sourceRoots?: Readonly<Record<string, string>>;
   /** sha256 hex of a string (core has no crypto import; the caller passes node:crypto's). */
   sha256?: (s: string) => string;
+  /**
+   * Kustomization builds the engine has (rendered.ts): with it, what a Kustomization applies comes
+   * from its build when there is one, else from the static reading of its files (and it is pending).
+   */
+  builds?: BuildLookup;
 }

@@ -112,7 +112,7 @@ export function postBuildVariables(model: RepoModel, ks: KustomizationNode, reve
   let parentVars: ReadonlyMap<string, string> | undefined;
   for (const [k, v] of Object.entries(asRecord(postBuild.substitute) ?? {})) {
     let value = String(v ?? '');
-    if (parent && parent !== ks && value.includes('${')) {
+    if (parent && parent !== ks && !ks.applied.object.rendered && value.includes('${')) {
       parentVars ??= postBuildVariables(model, parent, revealSecrets).vars ?? new Map();
       try {
         value = substituteVariables(value, parentVars, false);

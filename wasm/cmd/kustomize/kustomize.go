@@ -23,6 +23,16 @@ const sourceRoot = "/source"
 type kustomizeArgs struct {
 	// Dir is the folder to build, relative to the file set's root.
 	Dir string `json:"dir"`
+	// Reads asks for the paths the build looked at: the output is then a recordedBuild (JSON),
+	// a failed build included, so the host can cache either by the content they depend on.
+	Reads bool `json:"reads"`
+}
+
+type recordedBuild struct {
+	OK     bool              `json:"ok"`
+	Output string            `json:"output,omitempty"`
+	Error  string            `json:"error,omitempty"`
+	Reads  map[string]string `json:"reads"`
 }
 
 // kustomizeBuild is kustomize-controller's build over a file system holding only the files the
@@ -32,11 +42,26 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return "", fmt.Errorf("bad kustomize arguments: %w", err)
 	}
-	fs, err := memFS(files)
+	mem, err := memFS(files)
 	if err != nil {
 		return "", err
 	}
-	dir := path.Join(sourceRoot, path.Clean("/"+args.Dir))
+	if !args.Reads {
+		return buildYaml(mem, files, args.Dir)
+	}
+	recorder := newRecordingFS(mem)
+	out, err := buildYaml(recorder, files, args.Dir)
+	result := recordedBuild{OK: err == nil, Output: out, Reads: recorder.reads}
+	if err != nil {
+		result.Error = err.Error()
+	}
+	b, err := json.Marshal(result)
+	return string(b), err
+}
+
+func buildYaml(fs filesys.FileSystem, files abi.Files, buildDir string) (string, error) {
+	var err error
+	dir := path.Join(sourceRoot, path.Clean("/"+buildDir))
 	var res resmap.ResMap
 	if setsOpenAPI(files) {
 		res, err = buildIsolatingSchema(fs, dir)

@@ -1,0 +1,126 @@
+/**
+ * A cluster built from its root down: the objects a Kustomization applies are taken from its real
+ * build (kustomize-controller's, run by the engine) when there is one, so a child Kustomization or
+ * HelmRelease is seen as its parent's build produces it (spec.patches, replacements, post-build
+ * substitution, namespace transformers…). The model asks for each Kustomization's build by a key
+ * naming everything the build depends on besides the files it reads; the engine answers with what
+ * it has and renders the rest, and the model is rebuilt until nothing is pending (refine.ts).
+ */
+import type { Workspace } from '../workspace/workspace';
+import { fluxKindOf } from './kinds';
+import { asArray, asRecord, asString, type KubeObject } from './objects';
+import type { ExpandedObject, Expansion } from './expand';
+import type { KustomizationNode } from './types';
+
+/** One object of a build as kustomize-controller would apply it (plain JSON), with the document it came from. */
+export interface BuiltObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly [k: string]: unknown };
+  readonly [k: string]: unknown;
+  readonly origin?: { readonly file: string; readonly docIndex: number };
+}
+
+/**
+ * A Kustomization's build: its objects, or why it failed. `reportable` failures are the build's own
+ * (kustomize or post-build substitution fails as it would in the cluster); the others (a source
+ * outside the workspace, remote bases, no engine) only mean it cannot be built here.
+ */
+export type KustomizationBuild =
+  | { readonly ok: true; readonly objects: readonly BuiltObject[] }
+  | { readonly ok: false; readonly message: string; readonly reportable: boolean };
+
+/** The builds the model may use: the one for `key`, or undefined when it is not built yet. */
+export type BuildLookup = (key: string, node: KustomizationNode) => KustomizationBuild | undefined;
+
+/** How a Kustomization's objects were found in this model. */
+export interface BuildSlot {
+  readonly node: KustomizationNode;
+  readonly key: string;
+  /** built: from its build; failed: the build failed, objects from the static reading; pending: not built yet. */
+  readonly state: 'built' | 'failed' | 'pending';
+}
+
+/** Digests a Kustomization's effective (as applied) spec and what its build reads besides files. */
+export function buildKey(node: KustomizationNode, substituteFrom: string, sha: (s: string) => string): string {
+  const a = node.applied;
+  const spec = asRecord(a.object.body.spec) ?? {};
+  const view = node.source.kind === 'view' ? node.source.view.key : node.source.kind;
+  return sha(JSON.stringify([a.cluster.name, a.kind, a.namespace, a.name, node.path, node.targetNamespace ?? null, view, spec, substituteFrom]));
+}
+
+/**
+ * What the `substituteFrom` objects of a Kustomization hold in the workspace (their bodies, as a
+ * string to digest): a change there changes the build's variables, hence its key. Secret bodies
+ * only enter a digest, never a message.
+ */
+export function substituteFromSignature(ks: KubeObject, candidates: (kind: string, name: string) => readonly KubeObject[]): string {
+  const postBuild = asRecord(asRecord(ks.body.spec)?.postBuild);
+  const parts: unknown[] = [];
+  for (const entry of asArray(postBuild?.substituteFrom)) {
+    const e = asRecord(entry);
+    const kind = asString(e?.kind);
+    const name = asString(e?.name);
+    if (!kind || !name) continue;
+    parts.push([kind, name, candidates(kind, name).map((o) => [o.id, o.namespace ?? null, o.body.data ?? null, o.body.stringData ?? null])]);
+  }
+  return parts.length ? JSON.stringify(parts) : '';
+}
+
+const expansions = new WeakMap<KustomizationBuild, Map<Workspace, Expansion>>();
+
+/**
+ * A successful build as the objects a Kustomization applies. Each keeps its source document (for
+ * positions and navigation: `id` and `doc` are the document's) and the built body; an object
+ * without a known source document (a generated ConfigMap, say) stands at the Kustomization's own.
+ * Memoised per build, so an unchanged build yields the same objects.
+ */
+export function builtExpansion(build: KustomizationBuild & { ok: true }, ws: Workspace, owner: KubeObject, sourceObjects: (file: string) => readonly KubeObject[]): Expansion {
+  let byWs = expansions.get(build);
+  if (!byWs) expansions.set(build, (byWs = new Map()));
+  const memo = byWs.get(ws);
+  if (memo) return memo;
+  const objects: ExpandedObject[] = [];
+  const files = new Set<string>();
+  for (const b of build.objects) {
+    const meta = b.metadata;
+    const origin = b.origin;
+    const source = origin && sourceObjectOf(sourceObjects(origin.file), origin.docIndex, b.kind, meta.name);
+    const doc = source?.doc ?? (origin && ws.files.get(origin.file)?.docs[origin.docIndex]) ?? owner.doc;
+    if (origin) files.add(origin.file);
+    const { origin: _drop, ...body } = b;
+    const object: KubeObject = {
+      id: source?.id ?? (origin && doc !== owner.doc ? `${origin.file}#${origin.docIndex}` : `${owner.id}>${b.kind}/${meta.namespace ?? ''}/${meta.name}`),
+      file: doc.file.path,
+      doc,
+      apiVersion: b.apiVersion,
+      kind: b.kind,
+      name: meta.name,
+      namespace: meta.namespace || undefined,
+      body: body as Record<string, any>,
+      fluxKind: fluxKindOf(b.apiVersion, b.kind),
+      rendered: true,
+      ...(source?.synthetic ? { synthetic: true } : {}),
+      ...(source?.origin ? { origin: source.origin } : {}),
+    };
+    objects.push({ object, namespace: object.namespace, prefix: '', suffix: '' });
+  }
+  const expansion: Expansion = { objects, problems: [], remote: [], files };
+  byWs.set(ws, expansion);
+  return expansion;
+}
+
+/**
+ * The document a built object came from, among its origin file's objects: the one at the origin's
+ * document index, else (an inferred file, whose documents are not the written ones) the one of the
+ * same kind and name, or whose name the built name contains (a prefix or suffix added).
+ */
+function sourceObjectOf(objects: readonly KubeObject[], docIndex: number, kind: string, name: string): KubeObject | undefined {
+  const sameKind = objects.filter((o) => o.kind === kind);
+  return (
+    sameKind.find((o) => o.doc.index === docIndex && !o.synthetic) ??
+    sameKind.find((o) => o.name === name) ??
+    sameKind.find((o) => o.name !== '' && name.includes(o.name)) ??
+    (sameKind.length === 1 ? sameKind[0] : undefined)
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * Builds a folder's clusters from their roots down (core/model/rendered.ts): the model asks for
+ * each Kustomization's build, the refiner renders the ones it lacks (kustomize as WebAssembly, no
+ * process), and the model is rebuilt until nothing is pending. Builds are kept while the files
+ * they read are unchanged: an edit re-renders the Kustomizations whose build read the edited file,
+ * then only children whose rendered spec (hence key) changed.
+ */
+import type { KustomizationNode, RepoModel } from '../core/model/graph';
+import type { BuiltObject, KustomizationBuild } from '../core/model/rendered';
+import type { Repo } from '../core/repo';
+import type { ModelProblem } from '../core/model/types';
+import type { Workspace } from '../core/workspace/workspace';
+import { fluxKustomizationText, renderKustomizationRecorded, syntheticFiles } from '../render/kustomize';
+import type { RenderOptions } from '../render/types';
+import type { BuildCache } from './buildCache';
+import { readDigests, readsHold, watchedPaths, type SourceState } from './buildReads';
+import { MemoryBuildCache } from './memoryBuildCache';
+
+/**
+ * Rounds of "render what is pending, rebuild": each round reaches one level deeper, so this bounds
+ * the nesting followed (real repositories nest a handful of levels).
+ */
+export const MAX_REFINE_ROUNDS = 30;
+
+/** A build in use this session, with the paths whose change makes it stale. */
+interface LiveBuild {
+  readonly build: KustomizationBuild;
+  readonly files: ReadonlySet<string>;
+  readonly dirs: ReadonlySet<string>;
+  /** Failed before kustomize ran (inputs missing, say): any change may matter. */
+  readonly anyChange: boolean;
+}
+
+/** Render failures that are the build's own, as Flux would report them (others: it cannot be built here). */
+const REPORTABLE = new Set(['build-failed', 'substitution', 'invalid']);
+
+export interface RefineResult {
+  /** Kustomizations rendered (not answered from a cache). */
+  rendered: number;
+  rounds: number;
+  /** Builds still pending when the round limit stopped the loop. */
+  pending: number;
+}
+
+export class Refiner {
+  private readonly live = new Map<string, LiveBuild>();
+  /** Inferred file contents of the last model, for checking a cached build's reads. */
+  private overrides: ReadonlyMap<string, string> = new Map();
+  private limitProblems: ModelProblem[] = [];
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly cache: BuildCache = new MemoryBuildCache(),
+  ) {
+    ws.onChange((change) => {
+      if (change.kind === 'all') {
+        this.live.clear();
+        return;
+      }
+      const dir = change.path.slice(0, change.path.lastIndexOf('/'));
+      for (const [key, b] of this.live) if (b.anyChange || b.files.has(change.path) || b.dirs.has(dir)) this.live.delete(key);
+    });
+  }
+
+  /** The model's lookup (BuildOptions.builds): a live build, else a cached one whose reads still hold. */
+  readonly lookup = (key: string, node: KustomizationNode): KustomizationBuild | undefined => {
+    const live = this.live.get(key);
+    if (live) return live.build;
+    const cached = this.cache.get(key);
+    if (!cached || node.source.kind !== 'view') return undefined;
+    const value = cached.value as { build: KustomizationBuild; reads?: Record<string, 'stat' | 'list' | 'file'> };
+    if (!value?.build || !value.reads) return undefined;
+    const generated = fluxKustomizationText(this.ws, node, node.source.view);
+    if (!generated.ok) return undefined;
+    const state: SourceState = { ws: this.ws, view: node.source.view, overrides: this.overrides, generated: generated.value };
+    if (!readsHold(state, cached.reads)) return undefined;
+    const watched = watchedPaths(node.source.view, value.reads);
+    this.live.set(key, { build: value.build, files: watched.files, dirs: watched.dirs, anyChange: false });
+    return value.build;
+  };
+
+  /** Problems of the last refinement (the round limit), to add to the model the checks see. */
+  problems(): readonly ModelProblem[] {
+    return this.limitProblems;
+  }
+
+  /**
+   * Renders pending builds and rebuilds the model until nothing is pending (or the round limit).
+   * Stops early, with what it has, when the workspace changes meanwhile or `signal` aborts.
+   */
+  async refine(repo: Repo, opts: RenderOptions): Promise<RefineResult> {
+    let rendered = 0;
+    let rounds = 0;
+    let model = repo.model();
+    this.limitProblems = [];
+    for (;;) {
+      const pending = new Map<string, KustomizationNode>();
+      for (const slot of model.builds) if (slot.state === 'pending' && !pending.has(slot.key)) pending.set(slot.key, slot.node);
+      if (pending.size === 0 || opts.signal?.aborted) return { rendered, rounds, pending: pending.size };
+      if (rounds >= MAX_REFINE_ROUNDS) {
+        this.limitProblems = limitProblems(model, pending);
+        return { rendered, rounds, pending: pending.size };
+      }
+      rounds++;
+      this.overrides = syntheticFiles(model);
+      const version = this.ws.version;
+      for (const [key, node] of pending) {
+        await this.render(model, key, node, opts);
+        rendered++;
+        if (this.ws.version !== version || opts.signal?.aborted) return { rendered, rounds, pending: pending.size };
+      }
+      repo.invalidate();
+      model = repo.model();
+    }
+  }
+
+  private async render(model: RepoModel, key: string, node: KustomizationNode, opts: RenderOptions): Promise<void> {
+    const version = this.ws.version;
+    const recorded = await renderKustomizationRecorded(model, node, { ...opts, revealSecretValues: false });
+    // A build of files that changed while it ran describes neither the old nor the new content.
+    if (this.ws.version !== version) return;
+    const r = recorded.result;
+    // Cancelled: still pending. A timeout is kept as a failure that is not reported (the static reading stands).
+    if (!r.ok && r.error.kind === 'cancelled') return;
+    const build: KustomizationBuild = r.ok
+      ? { ok: true, objects: r.value.objects as unknown as BuiltObject[] }
+      : { ok: false, message: r.error.message, reportable: REPORTABLE.has(r.error.kind) };
+    if (!recorded.reads || node.source.kind !== 'view' || !recorded.generated) {
+      this.live.set(key, { build, files: new Set(), dirs: new Set(), anyChange: true });
+      return;
+    }
+    const view = node.source.view;
+    const state: SourceState = { ws: this.ws, view, overrides: this.overrides, generated: recorded.generated };
+    const watched = watchedPaths(view, recorded.reads);
+    this.live.set(key, { build, files: watched.files, dirs: watched.dirs, anyChange: false });
+    this.cache.set(key, { reads: readDigests(state, recorded.reads), value: { build, reads: recorded.reads } });
+  }
+}
+
+function limitProblems(model: RepoModel, pending: Map<string, KustomizationNode>): ModelProblem[] {
+  const [first] = pending.values();
+  if (!first || model.clusters.length === 0) return [];
+  return [
+    {
+      code: 'analysis-limit',
+      message: `Kustomizations were built ${MAX_REFINE_ROUNDS} levels down from their cluster roots and ${pending.size} build(s) are still pending; what they apply is read from the files as written, not as their parents' builds produce it.`,
+      doc: first.applied.object.doc,
+      path: ['spec', 'path'],
+      related: [],
+    },
+  ];
+}
