@@ -94,8 +94,17 @@ export class Refiner {
     let model = repo.model();
     this.limitProblems = [];
     for (;;) {
+      // From the root down: a Kustomization is built once its applier's build is in (or failed), so
+      // it is built from the spec that build gives it, not from its file only to be built again.
+      const waiting = new Set<KustomizationNode>();
+      for (const slot of model.builds) if (slot.state === 'pending') waiting.add(slot.node);
       const pending = new Map<string, KustomizationNode>();
-      for (const slot of model.builds) if (slot.state === 'pending' && !pending.has(slot.key)) pending.set(slot.key, slot.node);
+      for (const slot of model.builds) {
+        if (slot.state !== 'pending' || pending.has(slot.key)) continue;
+        let ready = true;
+        for (let a = slot.node.applied.appliedBy; a && ready; a = a.applied.appliedBy) if (waiting.has(a)) ready = false;
+        if (ready) pending.set(slot.key, slot.node);
+      }
       if (pending.size === 0 || opts.signal?.aborted) return { rendered, rounds, pending: pending.size };
       if (rounds >= MAX_REFINE_ROUNDS) {
         this.limitProblems = limitProblems(model, pending);

@@ -1,0 +1,262 @@
+/**
+ * Clusters built from their roots down (src/engine/refine.ts): each Kustomization's objects come
+ * from its real build (kustomize as WebAssembly, dist/wasm), children from their parent's build.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { Folder } from '../../../src/engine/folder';
+import { memoryHost } from '../../../src/core/workspace/host';
+import { checkModel } from '../../../src/core/checks/index';
+import type { HelmReleaseNode, KustomizationNode, RepoModel } from '../../../src/core/model/graph';
+import { MemoryBuildCache } from '../../../src/engine/memoryBuildCache';
+
+const ROOT = '/repo';
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+const sync = `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata:
+  name: flux-system
+  namespace: flux-system
+spec:
+  url: https://github.com/example/fleet.git
+  ref:
+    branch: main
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: flux-system
+  namespace: flux-system
+spec:
+  path: ./clusters/prod
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+`;
+
+/** A Flux Kustomization document; `spec` is indented YAML below `spec:`. */
+const ks = (name: string, spec: string) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: ${name}
+  namespace: flux-system
+spec:
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+${spec}`;
+
+const helmRelease = (name: string) => `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: ${name}
+spec:
+  chart:
+    spec:
+      chart: ${name}
+      sourceRef:
+        kind: HelmRepository
+        name: charts
+`;
+
+const configMap = (name: string, extra = '') => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ${name}
+data:
+  key: value${extra}
+`;
+
+function folder(files: Record<string, string>, cache = new MemoryBuildCache()): Folder {
+  const host = memoryHost(ROOT, { 'clusters/prod/flux-system/gotk-sync.yaml': sync, ...files });
+  return new Folder(ROOT, host, { remotes: ['https://github.com/example/fleet.git'], sha256 }, { cache });
+}
+
+function kustomization(model: RepoModel, name: string): KustomizationNode {
+  const node = model.clusters[0]?.kustomizations.find((k) => k.applied.name === name);
+  assert.ok(node, `Kustomization ${name} in the model`);
+  return node;
+}
+
+function helm(model: RepoModel, name: string): HelmReleaseNode {
+  const node = model.clusters[0]?.helmReleases.find((h) => h.applied.name === name);
+  assert.ok(node, `HelmRelease ${name} in the model`);
+  return node;
+}
+
+const applied = (node: KustomizationNode) => node.applies.map((a) => `${a.kind}/${a.namespace ?? ''}/${a.name}`).sort();
+
+test("a parent's spec.patches reach the HelmReleases of the Kustomizations it applies", async () => {
+  const f = folder({
+    'clusters/prod/apps.yaml': ks(
+      'apps',
+      `  path: ./apps
+  patches:
+    - patch: |-
+        apiVersion: kustomize.toolkit.fluxcd.io/v1
+        kind: Kustomization
+        metadata:
+          name: _
+        spec:
+          patches:
+            - patch: |-
+                apiVersion: helm.toolkit.fluxcd.io/v2
+                kind: HelmRelease
+                metadata:
+                  name: _
+                spec:
+                  install:
+                    crds: CreateReplace
+              target:
+                kind: HelmRelease
+      target:
+        kind: Kustomization
+`,
+    ),
+    'apps/kustomization.yaml': 'resources:\n  - podinfo/ks.yaml\n',
+    'apps/podinfo/ks.yaml': ks('podinfo', '  path: ./apps/podinfo/app\n  targetNamespace: web\n'),
+    'apps/podinfo/app/helmrelease.yaml': helmRelease('podinfo'),
+  });
+  const before = f.model();
+  assert.equal(helm(before, 'podinfo').applied.object.body.spec.install, undefined, 'the static reading sees the file as written');
+  assert.ok(before.builds.some((b) => b.state === 'pending'));
+
+  const result = await f.refine({ allowProcesses: false });
+  assert.equal(result?.pending, 0);
+  const after = f.model();
+  assert.ok(after.builds.length >= 3 && after.builds.every((b) => b.state === 'built'), JSON.stringify(after.builds.map((b) => [b.node.applied.name, b.state])));
+  const hr = helm(after, 'podinfo');
+  assert.deepEqual(hr.applied.object.body.spec.install, { crds: 'CreateReplace' });
+  assert.equal(hr.applied.namespace, 'web', "the child's targetNamespace applies");
+  assert.equal(hr.applied.object.rendered, true);
+  // Positions stay in the source document.
+  assert.equal(hr.applied.object.file, `${ROOT}/apps/podinfo/app/helmrelease.yaml`);
+  assert.equal(hr.applied.object.doc.file.path, `${ROOT}/apps/podinfo/app/helmrelease.yaml`);
+  assert.ok(after.appliedById.get(`${ROOT}/apps/podinfo/app/helmrelease.yaml#0`)?.length, 'the source document maps to what is applied');
+});
+
+test("kustomize replacements set a child Kustomization's targetNamespace", async () => {
+  const f = folder({
+    'clusters/prod/apps.yaml': ks('apps', '  path: ./apps\n'),
+    'apps/kustomization.yaml': `resources:
+  - settings.yaml
+  - team.yaml
+replacements:
+  - source:
+      kind: ConfigMap
+      name: settings
+      fieldPath: data.namespace
+    targets:
+      - select:
+          kind: Kustomization
+          name: team
+        fieldPaths:
+          - spec.targetNamespace
+        options:
+          create: true
+`,
+    'apps/settings.yaml': configMap('settings', '\n  namespace: team-a'),
+    'apps/team.yaml': ks('team', '  path: ./team\n'),
+    'team/cm.yaml': configMap('team-settings'),
+  });
+  assert.equal(kustomization(f.model(), 'team').targetNamespace, undefined, 'the static reading does not run replacements');
+  await f.refine({ allowProcesses: false });
+  const team = kustomization(f.model(), 'team');
+  assert.equal(team.targetNamespace, 'team-a');
+  assert.deepEqual(applied(team), ['ConfigMap/team-a/team-settings']);
+});
+
+test("${CLUSTER} from the parent's post-build substitution lands in a path its patches set", async () => {
+  const f = folder({
+    'clusters/prod/apps.yaml': ks(
+      'apps',
+      `  path: ./apps
+  postBuild:
+    substitute:
+      CLUSTER: prod
+  patches:
+    - patch: |-
+        - op: replace
+          path: /spec/path
+          value: ./deploy/\${CLUSTER}
+      target:
+        kind: Kustomization
+        name: deploy
+`,
+    ),
+    'apps/deploy.yaml': ks('deploy', '  path: ./deploy/placeholder\n'),
+    'deploy/placeholder/cm.yaml': configMap('placeholder'),
+    'deploy/prod/cm.yaml': configMap('prod-only'),
+  });
+  assert.equal(kustomization(f.model(), 'deploy').path, 'deploy/placeholder');
+  await f.refine({ allowProcesses: false });
+  const deploy = kustomization(f.model(), 'deploy');
+  assert.equal(deploy.path, 'deploy/prod');
+  assert.deepEqual(applied(deploy), ['ConfigMap/default/prod-only']);
+});
+
+test('a failing build falls back to the static reading, with the build error as a diagnostic', async () => {
+  const f = folder({
+    'clusters/prod/apps.yaml': ks('apps', '  path: ./apps\n'),
+    'apps/kustomization.yaml': `resources:
+  - cm.yaml
+patches:
+  - patch: |-
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: nothing-like-this
+      data:
+        a: b
+`,
+    'apps/cm.yaml': configMap('settings'),
+  });
+  await f.refine({ allowProcesses: false });
+  const model = f.model();
+  const apps = kustomization(model, 'apps');
+  assert.equal(model.builds.find((b) => b.node === apps)?.state, 'failed');
+  assert.deepEqual(applied(apps), ['ConfigMap/default/settings'], 'the static reading stands');
+  const found = checkModel(model).diagnostics.filter((d) => d.rule === 'build-failed');
+  assert.equal(found.length, 1);
+  assert.equal(found[0].file, `${ROOT}/clusters/prod/apps.yaml`);
+  assert.match(found[0].message, /Kustomization flux-system\/apps: kustomize build failed: .*nothing-like-this/);
+});
+
+test('an edit re-renders only the builds that read the edited file, then children whose spec changed', async () => {
+  const files = {
+    'clusters/prod/apps.yaml': ks('apps', '  path: ./apps\n'),
+    'apps/one.yaml': ks('one', '  path: ./one\n'),
+    'apps/two.yaml': ks('two', '  path: ./two\n'),
+    'one/cm.yaml': configMap('one'),
+    'two/cm.yaml': configMap('two'),
+    'unrelated/notes.yaml': configMap('notes'),
+  };
+  const cache = new MemoryBuildCache();
+  const f = folder(files, cache);
+  const cold = await f.refine({ allowProcesses: false });
+  assert.equal(cold?.rendered, 4, 'flux-system, apps, one, two');
+
+  // Read only by `one`'s build.
+  f.repo.setBuffer(`${ROOT}/one/cm.yaml`, configMap('one', '\n  more: data'));
+  assert.equal((await f.refine({ allowProcesses: false }))?.rendered, 1);
+  assert.deepEqual(kustomization(f.model(), 'one').applies[0].object.body.data, { key: 'value', more: 'data' });
+
+  // Read by nobody's build (flux-system builds clusters/prod only).
+  f.repo.setBuffer(`${ROOT}/unrelated/notes.yaml`, configMap('notes', '\n  x: y'));
+  assert.equal((await f.refine({ allowProcesses: false }))?.rendered, 0);
+
+  // Read by `apps`' build; `two`'s spec is unchanged (a label only), so it is not built again.
+  f.repo.setBuffer(`${ROOT}/apps/two.yaml`, files['apps/two.yaml'].replace('  namespace: flux-system\n', '  namespace: flux-system\n  labels:\n    team: b\n'));
+  assert.equal((await f.refine({ allowProcesses: false }))?.rendered, 1);
+  assert.equal(kustomization(f.model(), 'two').applied.object.body.metadata.labels.team, 'b');
+
+  // Its spec changes: apps, then two.
+  f.repo.setBuffer(`${ROOT}/apps/two.yaml`, files['apps/two.yaml'].replace('./two', './one'));
+  assert.equal((await f.refine({ allowProcesses: false }))?.rendered, 2);
+
+  // A fresh folder over the same cache reuses every build whose reads still hold.
+  const again = folder({ ...files, 'one/cm.yaml': configMap('one', '\n  more: data'), 'apps/two.yaml': files['apps/two.yaml'].replace('./two', './one') }, cache);
+  assert.equal((await again.refine({ allowProcesses: false }))?.rendered, 0);
+});
