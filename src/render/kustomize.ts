@@ -10,7 +10,7 @@ import { asRecord, asString } from '../core/model/objects';
 import { joinVirtual, type SourceView } from '../core/model/view';
 import { fluxKustomization, generatedResources, kustomizationFileOf } from '../core/render/generator';
 import { missingInputs } from '../core/render/inputs';
-import { describeConfinement, kustomizeConfinement } from '../core/render/confine';
+import { describeConfinement, kustomizeConfinement, type SourceTree } from '../core/render/confine';
 import { maskSops, MASK, restoreMasks } from '../core/render/mask';
 import { postBuildVariables, setCommonMetadata, setOwnerLabels, substituteObjectText } from '../core/render/postbuild';
 import { fail, ok, type Errorable } from './errors';
@@ -169,24 +169,40 @@ export interface RecordedBuild {
 
 /** `renderKustomization`, also telling what the build read, so it can be cached by that content. */
 export async function renderKustomizationRecorded(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<RecordedBuild> {
-  const input = kustomizeInput(model, ks);
-  if (!input.ok) return { result: input };
+  const inputs = kustomizationInputsProblem(model, ks);
+  if (!inputs.ok) return { result: inputs };
+  const view = inputs.value;
   const label = ksLabel(ks);
-  const { generated } = input.value;
-  const answer = await wasmModule('kustomize').call('kustomize', { dir: input.value.dir, reads: true }, input.value.files, {
-    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    signal: opts.signal,
-  });
-  if (!answer.ok) {
-    const failed = fromWasm(answer, label, 'kustomize build');
-    return { result: failed.ok ? fail('build-failed', `${label}: no answer`) : failed };
+  const gen = fluxKustomizationText(model.workspace, ks, view);
+  if (!gen.ok) return { result: gen };
+  const generated = gen.value;
+  const base = baseFiles(model, view);
+  const tree: SourceTree = { readFile: (vp) => (vp === generated.path ? generated.text : base.tree.readFile(vp)), isDir: (vp) => base.tree.isDir(vp) };
+  const confinement = kustomizeConfinement(tree, ks.path);
+  if (confinement.length) {
+    return { result: fail('invalid', `${label}: the build would read outside the source artifact or run something, which kustomize-controller refuses:\n${describeConfinement(confinement)}`) };
   }
-  let recorded: { ok: boolean; output?: string; error?: string; reads?: Record<string, ReadKind> };
-  try {
-    recorded = JSON.parse(answer.output) as typeof recorded;
-  } catch {
-    return { result: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`) };
+  const call = (args: Record<string, unknown>, files: MemFile[]) =>
+    wasmModule('kustomize').call('kustomize', { dir: ks.path, reads: true, base: base.key, ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
+  const overlay = [{ path: generated.path, data: generated.text }];
+  let recorded: { ok: boolean; needBase?: boolean; output?: string; error?: string; reads?: Record<string, ReadKind> } | undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const answer = await call({}, overlay);
+    if (!answer.ok) {
+      const failed = fromWasm(answer, label, 'kustomize build');
+      return { result: failed.ok ? fail('build-failed', `${label}: no answer`) : failed };
+    }
+    try {
+      recorded = JSON.parse(answer.output) as typeof recorded;
+    } catch {
+      return { result: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`) };
+    }
+    if (!recorded?.needBase) break;
+    // The instance does not hold this source's files yet (a fresh instance, another source, an edit).
+    const loaded = await call({ full: true }, base.files);
+    if (!loaded.ok) return { result: fail('build-failed', `${label}: ${loaded.message}`) };
   }
+  if (!recorded || recorded.needBase) return { result: fail('build-failed', `${label}: the kustomize module did not take the source's files`) };
   const reads: Record<string, ReadKind> = {};
   const note = (vp: string, how: ReadKind) => {
     const rank = { stat: 1, list: 2, file: 3 };
@@ -198,7 +214,30 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   for (const vp of generated.looked) note(vp, 'stat');
   const built = recorded.ok ? ok(recorded.output ?? '') : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build');
   if (!built.ok) return { result: built, reads, generated };
-  return { result: postBuild(model, ks, input.value.view, built.value, opts, !input.value.userOrigins), reads, generated };
+  return { result: postBuild(model, ks, view, built.value, opts, !generated.userOrigins), reads, generated };
+}
+
+/** A source's files as the kustomize module keeps them between builds: named by workspace, its version and the view. */
+interface BaseFiles {
+  key: string;
+  files: MemFile[];
+  tree: SourceTree;
+}
+
+const workspaceIds = new WeakMap<Workspace, number>();
+let lastWorkspaceId = 0;
+let lastBase: BaseFiles | undefined;
+
+function baseFiles(model: RepoModel, view: SourceView): BaseFiles {
+  const ws = model.workspace;
+  let id = workspaceIds.get(ws);
+  if (id === undefined) workspaceIds.set(ws, (id = ++lastWorkspaceId));
+  const key = `${id}|${ws.version}|${view.key}`;
+  if (lastBase?.key !== key) {
+    const files = viewFiles(ws, view, syntheticFiles(model));
+    lastBase = { key, files, tree: memTree(files) };
+  }
+  return lastBase;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { findSource } from '../model/sources';
+import { objectKey } from '../model/types';
 import type { CheckContext } from './context';
 
 /**
@@ -11,6 +12,8 @@ export function checkSources(ctx: CheckContext): void {
     for (const ks of cluster.kustomizations) {
       const ref = ks.sourceRef;
       if (!ref || ks.source.kind !== 'missing') continue;
+      // A source the cluster's builds apply under its final name (`${APP}-repo` substituted, say).
+      if (cluster.byKey.has(objectKey(ref.kind, ref.namespace, ref.name))) continue;
       const doc = ks.applied.object.doc;
       ctx.report(
         'source-not-found',
@@ -25,6 +28,7 @@ export function checkSources(ctx: CheckContext): void {
       if (ref.kind === 'GitRepository' && ref.name === 'flux-system' && ref.namespace === 'flux-system') continue;
       const near = hr.applied.object.doc.file.path;
       if (findSource(ctx.model.sourceIndex, ref.kind, ref.name, ref.namespace, near)) continue;
+      if (cluster.byKey.has(objectKey(ref.kind, ref.namespace, ref.name))) continue;
       // An ExternalArtifact may be produced by an ArtifactGenerator in the workspace.
       if (ref.kind === 'ExternalArtifact' && ctx.model.allObjects.some((o) => o.fluxKind === 'ArtifactGenerator')) continue;
       const field = hr.chartRef ? 'chartRef' : 'chart.spec.sourceRef';

@@ -26,13 +26,27 @@ type kustomizeArgs struct {
 	// Reads asks for the paths the build looked at: the output is then a recordedBuild (JSON),
 	// a failed build included, so the host can cache either by the content they depend on.
 	Reads bool `json:"reads"`
+	// Base names a file set the instance keeps between builds (builds of one source differ only in
+	// Flux's kustomization at spec.path): with Full the request holds the whole set, which becomes
+	// the base, and nothing is built; otherwise it holds the files to lay over the base for this
+	// build only. An unknown base is answered with NeedBase, and the host sends the whole set.
+	Base string `json:"base"`
+	Full bool   `json:"full"`
+}
+
+// base is the kept file set (one: the host builds one source at a time).
+var base struct {
+	key     string
+	fs      filesys.FileSystem
+	openAPI bool
 }
 
 type recordedBuild struct {
-	OK     bool              `json:"ok"`
-	Output string            `json:"output,omitempty"`
-	Error  string            `json:"error,omitempty"`
-	Reads  map[string]string `json:"reads"`
+	NeedBase bool              `json:"needBase,omitempty"`
+	OK       bool              `json:"ok"`
+	Output   string            `json:"output,omitempty"`
+	Error    string            `json:"error,omitempty"`
+	Reads    map[string]string `json:"reads"`
 }
 
 // kustomizeBuild is kustomize-controller's build over a file system holding only the files the
@@ -42,15 +56,42 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return "", fmt.Errorf("bad kustomize arguments: %w", err)
 	}
-	mem, err := memFS(files)
-	if err != nil {
-		return "", err
-	}
 	if !args.Reads {
-		return buildYaml(mem, files, args.Dir)
+		mem, err := memFS(files)
+		if err != nil {
+			return "", err
+		}
+		return buildYaml(mem, setsOpenAPI(files), args.Dir)
+	}
+	var mem filesys.FileSystem
+	var err error
+	openAPI := setsOpenAPI(files)
+	switch {
+	case args.Base == "":
+		if mem, err = memFS(files); err != nil {
+			return "", err
+		}
+	case args.Full:
+		base.key = ""
+		if base.fs, err = memFS(files); err != nil {
+			return "", err
+		}
+		base.key, base.openAPI = args.Base, openAPI
+		b, err := json.Marshal(recordedBuild{OK: true})
+		return string(b), err
+	case args.Base != base.key:
+		b, err := json.Marshal(recordedBuild{NeedBase: true})
+		return string(b), err
+	default:
+		restore, err := overlay(base.fs, files)
+		defer restore()
+		if err != nil {
+			return "", err
+		}
+		mem, openAPI = base.fs, openAPI || base.openAPI
 	}
 	recorder := newRecordingFS(mem)
-	out, err := buildYaml(recorder, files, args.Dir)
+	out, err := buildYaml(recorder, openAPI, args.Dir)
 	result := recordedBuild{OK: err == nil, Output: out, Reads: recorder.reads}
 	if err != nil {
 		result.Error = err.Error()
@@ -59,11 +100,11 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 	return string(b), err
 }
 
-func buildYaml(fs filesys.FileSystem, files abi.Files, buildDir string) (string, error) {
+func buildYaml(fs filesys.FileSystem, openAPI bool, buildDir string) (string, error) {
 	var err error
 	dir := path.Join(sourceRoot, path.Clean("/"+buildDir))
 	var res resmap.ResMap
-	if setsOpenAPI(files) {
+	if openAPI {
 		res, err = buildIsolatingSchema(fs, dir)
 	} else {
 		res, err = build(fs, dir)
@@ -143,6 +184,39 @@ func memFS(files abi.Files) (filesys.FileSystem, error) {
 		}
 	}
 	return fs, nil
+}
+
+// overlay writes the request's files over the kept set and returns what puts the set back as it was.
+func overlay(fs filesys.FileSystem, files abi.Files) (func(), error) {
+	var undo []func()
+	restore := func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	for i, f := range files.List {
+		if !creatable(f.Path) {
+			continue
+		}
+		p := path.Join(sourceRoot, path.Clean("/"+f.Path))
+		if fs.Exists(p) {
+			old, err := fs.ReadFile(p)
+			if err != nil {
+				return restore, fmt.Errorf("%s: %w", f.Path, err)
+			}
+			undo = append(undo, func() { _ = fs.WriteFile(p, old) })
+		} else {
+			// Folders created for it stay: empty folders change no build.
+			undo = append(undo, func() { _ = fs.RemoveAll(p) })
+		}
+		if err := fs.MkdirAll(path.Dir(p)); err != nil {
+			return restore, fmt.Errorf("%s: %w", f.Path, err)
+		}
+		if err := fs.WriteFile(p, files.Contents[i]); err != nil {
+			return restore, fmt.Errorf("%s: %w", f.Path, err)
+		}
+	}
+	return restore, nil
 }
 
 var creatableName = regexp.MustCompile(`^[a-zA-Z0-9-_.:]+$`)
