@@ -27,8 +27,9 @@ function run(name: string) {
 async function refinedCheck(name: string) {
   const dir = `${SHARED}/corpora/${name}`;
   assert.ok(fs.existsSync(dir), `corpus ${dir} missing`);
-  // As a clone of the corpus's repository (origin = its GitHub URL), the way users open it.
-  const folder = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(name) }, {});
+  // As a clone of the corpus's repository (origin = its GitHub URL, its default branch `main`
+  // checked out), the way users open it: a GitRepository of another branch is another source.
+  const folder = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(name), checkout: { branch: 'main' } }, {});
   const refined = await folder.refine({ allowProcesses: false });
   assert.equal(refined?.pending, 0, `${name}: every build done`);
   const model = folder.model();

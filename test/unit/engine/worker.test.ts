@@ -13,7 +13,13 @@ test('the bundled worker indexes a folder off this thread and answers with plain
   const client = new EngineClient(workerTransport(script));
   try {
     const diagnostics: FileDiagnostics[] = [];
-    client.onDiagnostics((files) => diagnostics.push(...files));
+    // Diagnostics come once the Kustomization builds are done, after the index.
+    const checked = new Promise<void>((resolve) =>
+      client.onDiagnostics((files) => {
+        diagnostics.push(...files);
+        resolve();
+      }),
+    );
     const indexed = new Promise<void>((resolve) => client.onStatus((s) => !s.indexing && resolve()));
     client.open([DEMO]);
     assert.equal(client.ready, false, 'open() returns before the index is done');
@@ -24,6 +30,7 @@ test('the bundled worker indexes a folder off this thread and answers with plain
       ['demo'],
     );
     // The demo's deliberate mistake: a ClusterIssuer applied before its CRD.
+    await checked;
     assert.ok(
       diagnostics.some((f) => f.diagnostics.some((d) => d.rule === 'crd-order')),
       JSON.stringify(diagnostics.map((f) => f.file)),
