@@ -32,9 +32,12 @@ function hasVar(v: unknown): boolean {
   return typeof v === 'string' ? v.includes('${') : v !== null && typeof v === 'object' ? JSON.stringify(v).includes('${') : false;
 }
 
-function errorCause(msg: string): string {
+function errorCause(full: string): string {
+  // Our messages start with the Kustomization's name, which must not look like a cause.
+  const msg = full.replace(/^Kustomization [^\s:]+: /, '');
   if (/WebAssembly module is missing/.test(msg)) return 'wasm-module-missing';
   if (/remote (resource|base)|would fetch remote/i.test(msg)) return CAUSES.remoteBase;
+  if (/var substitution failed|post build failed|envsubst|strict mode/i.test(msg)) return CAUSES.strictSubstitution;
   if (/not in the workspace|no such file|does not exist|must build at directory|not found in|missing|unable to find|lstat/i.test(msg)) return CAUSES.missingInput;
   if (/variable|substitut|\$\{/i.test(msg)) return CAUSES.strictSubstitution;
   if (/kustomize|accumulat|patch|resmap|may not add resource/i.test(msg)) return CAUSES.kustomizeError;
