@@ -125,6 +125,8 @@ test('memory is bounded: a build beyond the maximum crashes its instance, the ne
       { path: 'app/big.txt', data: big },
     ]);
     assert.ok(!r.ok && r.kind === 'crashed', JSON.stringify(r).slice(0, 300));
+    // Go's own reason, from the module's stderr (which never reaches the host's).
+    assert.match(r.message, /crashed and will be restarted: runtime: out of memory: cannot allocate/);
     assert.ok(m.memoryBytes <= 96 * 1024 * 1024);
     const again = await m.call('kustomize', { dir: 'app' }, app);
     assert.ok(again.ok, again.ok ? '' : again.message);
