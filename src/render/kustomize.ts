@@ -16,7 +16,7 @@ import { postBuildVariables, setCommonMetadata, setOwnerLabels, substituteObject
 import { fail, ok, type Errorable } from './errors';
 import { wasmModule } from '../engine/wasm/host';
 import type { MemFile } from '../engine/wasm/protocol';
-import { memTree, viewFiles } from './files';
+import { InputBudget, memTree, viewFiles } from './files';
 import type { RenderedObject, RenderOptions, RenderResult } from './types';
 import { fromWasm } from './wasm';
 
@@ -63,6 +63,8 @@ export interface KustomizeInput {
   view: SourceView;
   /** The kustomization asked for origin annotations itself (else they are dropped after tracking). */
   userOrigins: boolean;
+  /** Files left out of `files` (too large), named if the build fails. */
+  budget: InputBudget;
 }
 
 /** The kustomization file Flux builds at spec.path (the folder's own with the spec merged in, or a generated one). */
@@ -127,7 +129,8 @@ export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorab
   const label = ksLabel(ks);
   const generated = fluxKustomizationText(model.workspace, ks, view);
   if (!generated.ok) return generated;
-  const files = viewFiles(model.workspace, view, syntheticFiles(model)).filter((f) => f.path !== generated.value.path);
+  const budget = new InputBudget();
+  const files = viewFiles(model.workspace, view, syntheticFiles(model), budget).filter((f) => f.path !== generated.value.path);
   files.push({ path: generated.value.path, data: generated.value.text });
   // The file set already holds nothing else, so nothing outside can be read; this names what
   // kustomize-controller would refuse (absolute or escaping paths, exec plugins, helm inflation)
@@ -136,7 +139,7 @@ export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorab
   if (problems.length) {
     return fail('invalid', `${label}: the build would read outside the source artifact or run something, which kustomize-controller refuses:\n${describeConfinement(problems)}`);
   }
-  return ok({ files, dir: ks.path, view, userOrigins: generated.value.userOrigins, generated: generated.value });
+  return ok({ files, dir: ks.path, view, userOrigins: generated.value.userOrigins, budget, generated: generated.value });
 }
 
 export async function renderKustomizationImpl(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Errorable<RenderResult>> {
@@ -147,7 +150,7 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     signal: opts.signal,
   });
-  const built = fromWasm(result, label, 'kustomize build');
+  const built = fromWasm(result, label, 'kustomize build', input.value.budget.describe());
   if (!built.ok) return built;
   return postBuild(model, ks, input.value.view, built.value, opts, !input.value.userOrigins);
 }
@@ -189,7 +192,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   for (let attempt = 0; attempt < 2; attempt++) {
     const answer = await call({}, overlay);
     if (!answer.ok) {
-      const failed = fromWasm(answer, label, 'kustomize build');
+      const failed = fromWasm(answer, label, 'kustomize build', base.budget.describe());
       return { result: failed.ok ? fail('build-failed', `${label}: no answer`) : failed };
     }
     try {
@@ -212,7 +215,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   for (const [vp, how] of Object.entries(recorded.reads ?? {})) note(vp === '.' ? '' : vp, how);
   for (const vp of generated.listed) note(vp, 'list');
   for (const vp of generated.looked) note(vp, 'stat');
-  const built = recorded.ok ? ok(recorded.output ?? '') : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build');
+  const built = recorded.ok ? ok(recorded.output ?? '') : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build', base.budget.describe());
   if (!built.ok) return { result: built, reads, generated };
   return { result: postBuild(model, ks, view, built.value, opts, !generated.userOrigins), reads, generated };
 }
@@ -222,6 +225,8 @@ interface BaseFiles {
   key: string;
   files: MemFile[];
   tree: SourceTree;
+  /** Files left out (too large), named if a build fails. */
+  budget: InputBudget;
 }
 
 const workspaceIds = new WeakMap<Workspace, number>();
@@ -234,8 +239,9 @@ function baseFiles(model: RepoModel, view: SourceView): BaseFiles {
   if (id === undefined) workspaceIds.set(ws, (id = ++lastWorkspaceId));
   const key = `${id}|${ws.version}|${view.key}`;
   if (lastBase?.key !== key) {
-    const files = viewFiles(ws, view, syntheticFiles(model));
-    lastBase = { key, files, tree: memTree(files) };
+    const budget = new InputBudget();
+    const files = viewFiles(ws, view, syntheticFiles(model), budget);
+    lastBase = { key, files, tree: memTree(files), budget };
   }
   return lastBase;
 }

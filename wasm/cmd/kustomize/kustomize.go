@@ -165,16 +165,11 @@ func build(fs filesys.FileSystem, dir string) (res resmap.ResMap, err error) {
 }
 
 func memFS(files abi.Files) (filesys.FileSystem, error) {
-	fs := filesys.MakeFsInMemory()
+	fs := nameFS{filesys.MakeFsInMemory()}
 	if err := fs.MkdirAll(sourceRoot); err != nil {
 		return nil, err
 	}
 	for i, f := range files.List {
-		if !creatable(f.Path) {
-			// kyaml's in-memory file system creates only names of [a-zA-Z0-9-_.:]; a file with
-			// another name (spaces, say) is left out and a build that reads it says it does not exist.
-			continue
-		}
 		p := path.Join(sourceRoot, path.Clean("/"+f.Path))
 		if err := fs.MkdirAll(path.Dir(p)); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
@@ -195,9 +190,6 @@ func overlay(fs filesys.FileSystem, files abi.Files) (func(), error) {
 		}
 	}
 	for i, f := range files.List {
-		if !creatable(f.Path) {
-			continue
-		}
 		p := path.Join(sourceRoot, path.Clean("/"+f.Path))
 		if fs.Exists(p) {
 			old, err := fs.ReadFile(p)
@@ -217,17 +209,6 @@ func overlay(fs filesys.FileSystem, files abi.Files) (func(), error) {
 		}
 	}
 	return restore, nil
-}
-
-var creatableName = regexp.MustCompile(`^[a-zA-Z0-9-_.:]+$`)
-
-func creatable(p string) bool {
-	for _, part := range strings.Split(p, "/") {
-		if part != "" && !creatableName.MatchString(part) {
-			return false
-		}
-	}
-	return true
 }
 
 func relativeToSource(err error) error {
