@@ -189,7 +189,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
     wasmModule('kustomize').call('kustomize', { dir: ks.path, reads: true, base: base.key, ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
   const overlay = [{ path: generated.path, data: generated.text }];
   let recorded: { ok: boolean; needBase?: boolean; output?: string; error?: string; reads?: Record<string, ReadKind> } | undefined;
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     const answer = await call({}, overlay);
     if (!answer.ok) {
       const failed = fromWasm(answer, label, 'kustomize build', base.budget.describe());
@@ -201,7 +201,14 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
       return { result: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`) };
     }
     if (!recorded?.needBase) break;
-    // The instance does not hold this source's files yet (a fresh instance, another source, an edit).
+    // The instance does not hold this source's files yet: after an edit, it is sent what changed
+    // since the set it holds; else (a fresh instance, another source) the whole set.
+    const delta = base.delta;
+    base.delta = undefined;
+    if (delta) {
+      const updated = await call({ from: delta.from, remove: delta.remove }, delta.files);
+      if (updated.ok && !(JSON.parse(updated.output) as { needBase?: boolean }).needBase) continue;
+    }
     const loaded = await call({ full: true }, base.files);
     if (!loaded.ok) return { result: fail('build-failed', `${label}: ${loaded.message}`) };
   }
@@ -223,10 +230,14 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
 /** A source's files as the kustomize module keeps them between builds: named by workspace, its version and the view. */
 interface BaseFiles {
   key: string;
+  /** `key` without the workspace version: equal scopes differ only by edits. */
+  scope: string;
   files: MemFile[];
   tree: SourceTree;
   /** Files left out (too large), named if a build fails. */
   budget: InputBudget;
+  /** What changed since the set of the same scope the instance may hold. */
+  delta?: { from: string; files: MemFile[]; remove: string[] };
 }
 
 const workspaceIds = new WeakMap<Workspace, number>();
@@ -237,13 +248,27 @@ function baseFiles(model: RepoModel, view: SourceView): BaseFiles {
   const ws = model.workspace;
   let id = workspaceIds.get(ws);
   if (id === undefined) workspaceIds.set(ws, (id = ++lastWorkspaceId));
-  const key = `${id}|${ws.version}|${view.key}`;
+  const scope = `${id}|${view.key}`;
+  const key = `${scope}|${ws.version}`;
   if (lastBase?.key !== key) {
     const budget = new InputBudget();
     const files = viewFiles(ws, view, syntheticFiles(model), budget);
-    lastBase = { key, files, tree: memTree(files), budget };
+    const next: BaseFiles = { key, scope, files, tree: memTree(files), budget };
+    if (lastBase?.scope === scope) {
+      const before = new Map(lastBase.files.map((f) => [f.path, f.data]));
+      const changed = files.filter((f) => !sameData(before.get(f.path), f.data));
+      const now = new Set(files.map((f) => f.path));
+      next.delta = { from: lastBase.key, files: changed, remove: [...before.keys()].filter((p) => !now.has(p)) };
+    }
+    lastBase = next;
   }
   return lastBase;
+}
+
+function sameData(a: MemFile['data'] | undefined, b: MemFile['data']): boolean {
+  if (a === undefined) return false;
+  if (typeof a === 'string' || typeof b === 'string') return typeof a === typeof b && a === b;
+  return Buffer.compare(a, b) === 0;
 }
 
 /**

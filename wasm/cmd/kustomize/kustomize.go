@@ -32,6 +32,10 @@ type kustomizeArgs struct {
 	// build only. An unknown base is answered with NeedBase, and the host sends the whole set.
 	Base string `json:"base"`
 	Full bool   `json:"full"`
+	// From updates the kept set named From into Base (an edit): the request holds the files that
+	// changed or appeared, Remove the paths that are gone; nothing is built.
+	From   string   `json:"from"`
+	Remove []string `json:"remove"`
 }
 
 // base is the kept file set (one: the host builds one source at a time).
@@ -77,6 +81,21 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 			return "", err
 		}
 		base.key, base.openAPI = args.Base, openAPI
+		b, err := json.Marshal(recordedBuild{OK: true})
+		return string(b), err
+	case args.From != "":
+		if args.From != base.key {
+			b, err := json.Marshal(recordedBuild{NeedBase: true})
+			return string(b), err
+		}
+		base.key = ""
+		if _, err := overlay(base.fs, files); err != nil {
+			return "", err
+		}
+		for _, p := range args.Remove {
+			_ = base.fs.RemoveAll(path.Join(sourceRoot, path.Clean("/"+p)))
+		}
+		base.key, base.openAPI = args.Base, base.openAPI || openAPI
 		b, err := json.Marshal(recordedBuild{OK: true})
 		return string(b), err
 	case args.Base != base.key:
