@@ -133,7 +133,7 @@ export class Refiner {
     if (!r.ok && r.error.kind === 'cancelled') return;
     const build: KustomizationBuild = r.ok
       ? { ok: true, objects: r.value.objects as unknown as BuiltObject[] }
-      : { ok: false, message: r.error.message, reportable: REPORTABLE.has(r.error.kind) };
+      : { ok: false, message: shorten(r.error.message), reportable: REPORTABLE.has(r.error.kind) };
     if (!recorded.reads || node.source.kind !== 'view' || !recorded.generated) {
       this.live.set(key, { build, files: new Set(), dirs: new Set(), anyChange: true });
       return;
@@ -158,4 +158,9 @@ function limitProblems(model: RepoModel, pending: Map<string, KustomizationNode>
       related: [],
     },
   ];
+}
+
+/** kustomize can quote whole resources in an error; a diagnostic keeps the start. */
+function shorten(message: string, max = 2000): string {
+  return message.length <= max ? message : `${message.slice(0, max)}… (${message.length - max} more characters)`;
 }

@@ -90,7 +90,7 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
   const recording: SourceView = {
     key: view.key,
     file: (vp) => (looked.push(vp), view.file(vp)),
-    listDir: (vp) => (listed.push(vp), view.listDir(vp)),
+    listDir: (vp) => (listed.push(vp), artifactListing(ws, view.listDir(vp))),
     realDir: (vp) => view.realDir(vp),
     hasDir: (vp) => (looked.push(vp), view.hasDir(vp)),
   };
@@ -120,6 +120,16 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
   if (!userOrigins) generated.config.buildMetadata = [...buildMetadata, 'originAnnotations'];
   const path = ks.path ? `${ks.path}/${generated.fileName}` : generated.fileName;
   return ok({ path, text: stringifyYaml(generated.config, { lineWidth: 0 }), userOrigins, listed, looked });
+}
+
+/**
+ * A folder as the source artifact has it: source-controller archives regular files only, so a
+ * link leaving the workspace, a broken link or a FIFO (reported as file-unreadable) is not there
+ * for Flux's generated kustomization to list.
+ */
+function artifactListing(ws: Workspace, listing: ReturnType<SourceView['listDir']>): ReturnType<SourceView['listDir']> {
+  if (!listing || ![...listing.files.values()].some((real) => ws.notRead.get(real)?.notRead === 'unreadable')) return listing;
+  return { files: new Map([...listing.files].filter(([, real]) => ws.notRead.get(real)?.notRead !== 'unreadable')), dirs: listing.dirs };
 }
 
 export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorable<KustomizeInput & { generated: FluxKustomizationText }> {

@@ -10,7 +10,8 @@ import { check, diskRepo, expectedMarkers, FIXTURES, keys } from './helpers';
  */
 // Unreadable files (FIFOs, links out of the workspace) and analysis limits (a hundred nested levels)
 // need hostile fixtures built at test time: test/unit/hardening covers them.
-const rules = Object.keys(RULES).filter((r) => !['substitution-invalid', 'file-unreadable', 'analysis-limit'].includes(r));
+// build-failed needs the Kustomization builds the engine runs (test/unit/engine/refine.test.ts).
+const rules = Object.keys(RULES).filter((r) => !['substitution-invalid', 'file-unreadable', 'analysis-limit', 'build-failed'].includes(r));
 
 for (const rule of rules) {
   for (const variant of ['fail', 'pass'] as const) {
