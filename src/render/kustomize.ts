@@ -123,6 +123,26 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
 }
 
 /**
+ * The file set without documents whose aliases the workspace refused to expand (alias bombs,
+ * self-referencing or excessive aliases): kustomize's YAML parser would expand them and exhaust
+ * the engine's memory. A build reading one fails as reading a missing file; the file itself
+ * carries the yaml-syntax finding.
+ */
+function withoutAliasBombs(ws: Workspace, view: SourceView, files: MemFile[]): MemFile[] {
+  const refused = (real: string | undefined) => {
+    const file = real === undefined ? undefined : ws.files.get(real);
+    return !!file && isParsedWithAliasProblem(file);
+  };
+  return files.filter((f) => !refused(view.file(f.path)));
+}
+
+function isParsedWithAliasProblem(file: { text: string; docs: readonly { problems: readonly { message: string }[] }[] }): boolean {
+  // Only a file with aliases can hold one; the rest is not parsed for this.
+  if (!file.text.includes('*')) return false;
+  return file.docs.some((d) => d.problems.some((p) => /\balias|\banchors\b/i.test(p.message)));
+}
+
+/**
  * A folder as the source artifact has it: source-controller archives regular files only, so a
  * link leaving the workspace, a broken link or a FIFO (reported as file-unreadable) is not there
  * for Flux's generated kustomization to list.
@@ -140,7 +160,7 @@ export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorab
   const generated = fluxKustomizationText(model.workspace, ks, view);
   if (!generated.ok) return generated;
   const budget = new InputBudget();
-  const files = viewFiles(model.workspace, view, syntheticFiles(model), budget).filter((f) => f.path !== generated.value.path);
+  const files = withoutAliasBombs(model.workspace, view, viewFiles(model.workspace, view, syntheticFiles(model), budget)).filter((f) => f.path !== generated.value.path);
   files.push({ path: generated.value.path, data: generated.value.text });
   // The file set already holds nothing else, so nothing outside can be read; this names what
   // kustomize-controller would refuse (absolute or escaping paths, exec plugins, helm inflation)
@@ -262,7 +282,7 @@ function baseFiles(model: RepoModel, view: SourceView): BaseFiles {
   const key = `${scope}|${ws.version}`;
   if (lastBase?.key !== key) {
     const budget = new InputBudget();
-    const files = viewFiles(ws, view, syntheticFiles(model), budget);
+    const files = withoutAliasBombs(ws, view, viewFiles(ws, view, syntheticFiles(model), budget));
     const next: BaseFiles = { key, scope, files, tree: memTree(files), budget };
     if (lastBase?.scope === scope) {
       const before = new Map(lastBase.files.map((f) => [f.path, f.data]));

@@ -526,6 +526,10 @@ export class ModelBuilder {
     objectsFor: (file: SourceFile) => KubeObject[],
   ): Expansion | undefined {
     if (!builds || input.source.kind !== 'view' || !input.expansion) return input.expansion;
+    // A document that does not parse (an alias bomb among them) fails kustomize too, and parsing it
+    // there could exhaust the engine: such a Kustomization keeps its static reading and the
+    // yaml-syntax finding.
+    if (readsUnparsable(this.ws, input.expansion)) return input.expansion;
     // Its objects may come from a build next time: the subtree is rebuilt, never reused as it is.
     this.fromBuild.add(node);
     const ks = node.applied.object;
@@ -697,4 +701,13 @@ function sameSources(a: SourceIndex, b: SourceIndex): boolean {
     if (!other || other.length !== list.length || other.some((o, i) => o !== list[i])) return false;
   }
   return true;
+}
+
+/** Whether a file the static reading of an expansion took has a document that does not parse. */
+function readsUnparsable(ws: Workspace, expansion: Expansion): boolean {
+  for (const path of expansion.files) {
+    const file = ws.files.get(path);
+    if (file && (file.problems.length || file.docs.some((d) => d.problems.length))) return true;
+  }
+  return false;
 }
