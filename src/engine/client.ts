@@ -14,8 +14,9 @@ export interface EngineTransport {
   close(): void;
 }
 
-export function workerTransport(script: string, options: { debounceMs?: number } = {}): EngineTransport {
-  const worker = new Worker(script, { workerData: { debounceMs: options.debounceMs } });
+/** `foreground`: keep the worker at the extension host's priority (benchmarks compare; see worker.ts). */
+export function workerTransport(script: string, options: { debounceMs?: number; foreground?: boolean } = {}): EngineTransport {
+  const worker = new Worker(script, { workerData: { debounceMs: options.debounceMs, foreground: options.foreground } });
   worker.unref();
   return {
     post: (m) => worker.postMessage(m),

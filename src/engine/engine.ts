@@ -25,6 +25,7 @@ import { hasSkippedSegment } from './pathFilter';
 import type { EngineDiagnostic, ParseProblem, EngineEvent, EngineSettings, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
 import { isTargetKind, matches, refOfApplied, refOfObject, targetNodes, type TargetNode } from './targets';
 import { TreeIndex } from './tree';
+import type { BuildCache } from './buildCache';
 import { folderGraph, graphLive, selectionOf, selectionOfTreeNode } from './graph';
 
 export interface EngineOptions {
@@ -34,6 +35,8 @@ export interface EngineOptions {
   buildOptions?: (root: string, settings: EngineSettings) => BuildOptions;
   /** Quiet period after an input before `changed`/`diagnostics` are sent; 0 sends at once. */
   debounceMs?: number;
+  /** The build cache of a folder (e.g. persisted under `settings.storageDir`); none: the folder keeps its builds in memory. */
+  buildCache?: (root: string, settings: EngineSettings, roots: readonly string[], log: (message: string) => void) => (BuildCache & { dispose(): void }) | undefined;
 }
 
 type Handler<M extends EngineMethod> = (params: ParamsOf<M>, signal: AbortSignal) => ResultOf<M> | Promise<ResultOf<M>>;
@@ -47,6 +50,7 @@ export class Engine {
   private readonly listeners: ((e: EngineEvent) => void)[] = [];
   private pending: ReturnType<typeof setTimeout> | undefined;
   private readonly host: WorkspaceHost;
+  private caches = new Map<string, BuildCache & { dispose(): void }>();
 
   constructor(private readonly options: EngineOptions) {
     // Counts reads so the first index can report progress.
@@ -105,6 +109,11 @@ export class Engine {
     this.indexing = true;
     this.filesRead = 0;
     this.emit({ type: 'status', status: this.status() });
+    this.disposeCaches();
+    for (const root of roots) {
+      const cache = this.options.buildCache?.(root, settings, roots, (m) => this.log(m));
+      if (cache) this.caches.set(root, cache);
+    }
     this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}));
     for (const f of this.folders) f.model();
     this.indexing = false;
@@ -158,6 +167,17 @@ export class Engine {
   dispose(): void {
     if (this.pending) clearTimeout(this.pending);
     this.pending = undefined;
+    this.disposeCaches();
+  }
+
+  /** The build cache of an open folder, when the engine was given one (see EngineOptions.buildCache). */
+  buildCache(root: string): BuildCache | undefined {
+    return this.caches.get(root);
+  }
+
+  private disposeCaches(): void {
+    for (const c of this.caches.values()) c.dispose();
+    this.caches.clear();
   }
 
   // --- requests ----------------------------------------------------------------------------

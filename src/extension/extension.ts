@@ -31,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('GitOps Preview');
   context.subscriptions.push(output);
   if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) return;
-  const engine = new EngineService(context.asAbsolutePath('dist/engineWorker.js'), output);
+  const engine = new EngineService(context.asAbsolutePath('dist/engineWorker.js'), output, context.storageUri?.fsPath);
   const connection = new ClusterConnection(context.workspaceState, output);
   context.subscriptions.push(engine, connection);
   const services: Services = { engine, connection, output };

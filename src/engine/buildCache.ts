@@ -1,0 +1,16 @@
+/**
+ * Builds cached by the content of the files they read: an entry is reused only while every file it
+ * read still has the recorded hash. The engine keeps one per workspace folder; a persistent
+ * implementation lets a reopened workspace start warm.
+ */
+export interface CachedBuild {
+  /** Files the build read, relative to the source root, with the sha256 (hex) of their content. */
+  readonly reads: Readonly<Record<string, string>>;
+  /** The build's result: plain JSON-serialisable data. */
+  readonly value: unknown;
+}
+
+export interface BuildCache {
+  get(key: string): CachedBuild | undefined;
+  set(key: string, entry: CachedBuild): void;
+}
