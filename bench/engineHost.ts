@@ -20,8 +20,6 @@ export interface HostArgs {
   ksFile: string;
   /** A large manifest (typed into at its end). */
   bigFile: string;
-  /** Keep the worker at the extension host's priority (for comparison; the extension lowers it). */
-  foreground?: boolean;
 }
 
 export interface MessageCost {
@@ -66,7 +64,7 @@ async function main(args: HostArgs): Promise<HostResult> {
   // Every message both ways is kept (by reference) to price it after the phases.
   const received: { label: string; message: FromEngine }[] = [];
   const methods = new Map<number, string>();
-  const transport = workerTransport(args.worker, { foreground: args.foreground });
+  const transport = workerTransport(args.worker);
   let longestHandlerMs = 0;
   const client = new EngineClient({
     ...transport,

@@ -14,9 +14,8 @@ export interface EngineTransport {
   close(): void;
 }
 
-/** `foreground`: keep the worker at the extension host's priority (benchmarks compare; see worker.ts). */
-export function workerTransport(script: string, options: { debounceMs?: number; foreground?: boolean } = {}): EngineTransport {
-  const worker = new Worker(script, { workerData: { debounceMs: options.debounceMs, foreground: options.foreground } });
+export function workerTransport(script: string, options: { debounceMs?: number } = {}): EngineTransport {
+  const worker = new Worker(script, { workerData: { debounceMs: options.debounceMs } });
   worker.unref();
   return {
     post: (m) => worker.postMessage(m),
