@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { maskSecrets } from '../../../src/core/render/mask';
 import { buildCacheDir, buildCacheVersion, CACHE_FILE, holdsSecretValue, PersistentBuildCache, type PersistentBuildCacheOptions } from '../../../src/engine/persistentBuildCache';
 import type { CachedBuild } from '../../../src/engine/buildCache';
+import { nodeEngine } from '../../../src/engine/node';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-build-cache-test-'));
@@ -212,8 +213,7 @@ test('each workspace folder has its own directory under the storage directory', 
   assert.ok(buildCacheDir('/s', '/w/a').startsWith(path.join('/s', 'builds') + path.sep));
 });
 
-test('the engine opens one persistent cache per folder under the storage directory and saves it on dispose', async () => {
-  const { nodeEngine } = await import('../../../src/engine/node');
+test('the engine opens one persistent cache per folder under the storage directory and saves it on dispose', () => {
   const storage = tmp();
   const a = tmp().split(path.sep).join('/');
   const b = tmp().split(path.sep).join('/');
