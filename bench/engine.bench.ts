@@ -146,7 +146,7 @@ export async function run(): Promise<string> {
       'cross-check a 1 ms `setInterval`\'s longest gap, split by Linux\'s `/proc/thread-self/schedstat` into the time the thread ran',
       '(its own work: JavaScript, GC, deserialising messages) and the time it was runnable but waited for a CPU (the scheduler running',
       '*other* threads: the engine worker, V8\'s helpers, other processes); "own work" = the most CPU this thread used within any one gap;',
-      'GC = the longest garbage-collection pause of its heap.' + (hasSchedstat ? '' : ' (No schedstat on this OS: the split reads 0.)'),
+      'GC = the longest garbage collection of its heap as V8 reports it (wall time, so it includes waiting for a CPU).' + (hasSchedstat ? '' : ' (No schedstat on this OS: the split reads 0.)'),
       `Medians of ${RUNS} runs (each run a fresh process; the max of each run in brackets).`,
       '',
       '| phase | max delay (ms) | p99 | p50 | longest interval gap | of which ran / waited for CPU | own work (ms) | GC max (ms) | wall |',

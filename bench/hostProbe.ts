@@ -25,7 +25,7 @@ export interface Blocking {
   longestGap: Gap;
   /** The gap with the most own CPU time: the longest this thread blocked itself. */
   mostOwnCpu: Gap;
-  /** Longest garbage collection pause of this thread's heap. */
+  /** Longest garbage collection of this thread's heap as V8 reports it (wall time: it includes waiting for a CPU). */
   gcMaxMs: number;
   wallMs: number;
 }
@@ -78,6 +78,8 @@ export async function probe(work: () => Promise<void>): Promise<Blocking> {
   const t = performance.now();
   await work();
   const wallMs = performance.now() - t;
+  // One more turn of the loop, so a block at the very end (or work without any await) is recorded.
+  await new Promise((r) => setTimeout(r, 20));
   h.disable();
   clearInterval(tick);
   // GC entries are delivered asynchronously.
