@@ -94,13 +94,15 @@ export class PersistentBuildCache implements BuildCache {
   }
 
   set(key: string, entry: CachedBuild): void {
-    let line: string | undefined;
+    let json: string | undefined;
     try {
-      line = holdsSecretValue(entry.value) ? undefined : JSON.stringify({ reads: entry.reads, value: entry.value });
+      json = JSON.stringify({ reads: entry.reads, value: entry.value });
     } catch (err) {
       this.log(`[build cache] ${key} not persisted: ${(err as Error).message}`);
     }
-    const bytes = Buffer.byteLength(JSON.stringify(key)) + (line === undefined ? 0 : Buffer.byteLength(line)) + 2;
+    // Counted against the cap either way; written only when it holds no Secret value in clear.
+    const line = json !== undefined && !holdsSecretValue(entry.value) ? json : undefined;
+    const bytes = Buffer.byteLength(JSON.stringify(key)) + (json === undefined ? 0 : Buffer.byteLength(json)) + 2;
     this.remove(key);
     if (bytes > this.maxBytes) return;
     this.slots.set(key, { line, bytes, entry });
