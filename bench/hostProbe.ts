@@ -75,6 +75,8 @@ export async function probe(work: () => Promise<void>): Promise<Blocking> {
     lastStat = stat;
   }, 1);
   h.enable();
+  // Let the probes take their first sample before the work starts (a block at once would go unseen).
+  await new Promise((r) => setTimeout(r, 5));
   const t = performance.now();
   await work();
   const wallMs = performance.now() - t;
