@@ -1,5 +1,5 @@
 /** The build cache kept on disk per workspace folder (src/engine/persistentBuildCache.ts). */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -9,8 +9,13 @@ import { buildCacheDir, buildCacheVersion, CACHE_FILE, holdsSecretValue, Persist
 import type { CachedBuild } from '../../../src/engine/buildCache';
 import { nodeEngine } from '../../../src/engine/node';
 
+const made: string[] = [];
+after(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
 function tmp(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-build-cache-test-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-build-cache-test-'));
+  made.push(dir);
+  return dir;
 }
 
 function options(dir: string, more: Partial<PersistentBuildCacheOptions> = {}): PersistentBuildCacheOptions {
