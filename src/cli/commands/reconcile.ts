@@ -1,7 +1,8 @@
 import { ClusterClient } from '../../cluster/client';
 import { loadKubeConfig } from '../../cluster/kubeconfig';
 import { exitCodeOf, runAction, type ActionResult } from '../../cluster/reconcile';
-import type { Errorable } from '../../cluster/errorable';
+import type { ClusterError } from '../../cluster/errors';
+import type { Result } from '../../core/result';
 import { fluxType, kindFromAlias } from '../../core/status/fluxKinds';
 import type { WriteAction } from '../../core/status/requests';
 import { parseArgs, UsageError, type CliIO } from '../io';
@@ -68,7 +69,7 @@ async function run(verb: 'reconcile' | 'suspend' | 'resume', args: string[], io:
   // Ctrl-C stops waiting (the request already written stays); the result says so.
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
-  let result: Errorable<ActionResult>;
+  let result: Result<ActionResult, ClusterError>;
   try {
     result = await runAction(client, { kind, namespace, name }, action, {
       withSource: !!flags['with-source'],

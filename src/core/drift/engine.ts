@@ -4,6 +4,7 @@
  * helm-controller's drift detection (fluxcd/pkg ssa/jsondiff Unstructured) would give them.
  * The cluster is reached only through `DriftApi`, which never writes (dry-run only).
  */
+import type { Result } from '../result';
 import { helmDrifted, kustomizeDrifted, fieldChanges, helmRelevantChanges } from './compare';
 import { compileIgnoreRules, stripPaths, type IgnoreRule } from './ignore';
 import { entryToId, inventoryOf, staleEntries } from './inventory';
@@ -17,7 +18,6 @@ import {
   isRecord,
   subjectOf,
   type ApiError,
-  type ApiResult,
   type DesiredObject,
   type DriftEntry,
   type DriftReport,
@@ -28,9 +28,9 @@ import {
 
 export interface DriftApi {
   /** The live object; `ok` with undefined when it does not exist. */
-  get(id: ObjectId, signal?: AbortSignal): Promise<ApiResult<KubeJson | undefined>>;
+  get(id: ObjectId, signal?: AbortSignal): Promise<Result<KubeJson | undefined, ApiError>>;
   /** Server-side apply with dryRun=All and force=true: what the object would become. */
-  dryRunApply(obj: KubeJson, fieldManager: string, signal?: AbortSignal): Promise<ApiResult<KubeJson>>;
+  dryRunApply(obj: KubeJson, fieldManager: string, signal?: AbortSignal): Promise<Result<KubeJson, ApiError>>;
 }
 
 export interface DriftRunOptions {

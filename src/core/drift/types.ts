@@ -60,8 +60,6 @@ export interface ApiError {
   readonly reason?: string;
 }
 
-export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };
-
 export interface DriftEntry {
   readonly id: ObjectId;
   /** `Kind/namespace/name` (or `Kind/name`), as flux prints it. */
