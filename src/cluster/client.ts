@@ -2,27 +2,10 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { FLUX_TYPES, type ResourceType } from '../core/status/fluxKinds';
+import type { KubeJson } from '../core/kubeJson';
 import { classifyError, clusterError, errorForStatus, type ClusterError } from './errors';
 import { fail, ok, type Result } from '../core/result';
 import { spawningAuth, type LoadedKubeConfig } from './kubeconfig';
-
-/** A Kubernetes object as JSON. */
-export type KubeJson = {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    generation?: number;
-    resourceVersion?: string;
-    annotations?: Record<string, string>;
-    labels?: Record<string, string>;
-    [k: string]: unknown;
-  };
-  spec?: Record<string, unknown>;
-  status?: Record<string, unknown>;
-  [k: string]: unknown;
-};
 
 export interface CallOptions {
   signal?: AbortSignal;

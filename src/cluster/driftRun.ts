@@ -3,22 +3,8 @@
  * and drift subject (plain data), live Kustomization / Helm storage from the cluster, then the core
  * drift engine over the dry-run API. Read-only towards the cluster.
  */
-import {
-  compareManifests,
-  helmIgnoreRules,
-  kustomizationIgnoreRules,
-  manifestObjects,
-  pickDeployed,
-  prepareHelmObject,
-  pruneEnabled,
-  runDrift,
-  withKustomizationMetadata,
-  type DesiredObject,
-  type DriftEntry,
-  type DriftReport,
-  type DriftTarget,
-  type KubeJson,
-} from '../core/drift';
+import type { KubeJson } from '../core/kubeJson';
+import { compareManifests, helmIgnoreRules, kustomizationIgnoreRules, manifestObjects, pickDeployed, prepareHelmObject, pruneEnabled, runDrift, withKustomizationMetadata, type DesiredObject, type DriftEntry, type DriftReport, type DriftTarget } from '../core/drift';
 import { FLUX_TYPES } from '../core/status/fluxKinds';
 import { toManifest } from '../core/render/mask';
 import type { DriftSubject, Errorable, HelmRenderResult, RenderResult } from '../engine/protocol';

@@ -3,7 +3,8 @@
  * object and server-side apply with dryRun=All, force=true and the controller's field manager.
  * Nothing here can write: the only PATCH it sends carries dryRun=All.
  */
-import type { ApiError, ApiErrorKind, DriftApi, KubeJson, ObjectId } from '../core/drift';
+import type { KubeJson } from '../core/kubeJson';
+import type { ApiError, ApiErrorKind, DriftApi, ObjectId } from '../core/drift';
 import type { Result } from '../core/result';
 import type { ClusterClient } from './client';
 import type { ClusterError } from './errors';

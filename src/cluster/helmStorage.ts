@@ -5,7 +5,8 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { parseReleaseJson, type HelmReleaseRecord } from '../core/drift';
-import type { ClusterClient, KubeJson } from './client';
+import type { KubeJson } from '../core/kubeJson';
+import type { ClusterClient } from './client';
 import { fail, ok, type Result } from '../core/result';
 import { clusterError, type ClusterError } from './errors';
 

@@ -3,7 +3,8 @@ import { fluxType } from '../core/status/fluxKinds';
 import { reconcilePatch, requestToken, resumePatch, suspendPatch, actionAllowed, type WriteAction } from '../core/status/requests';
 import { directSourceOf, isStaticSource, type ObjectKey } from '../core/status/sources';
 import { evaluateWait } from '../core/status/wait';
-import type { ClusterClient, KubeJson } from './client';
+import type { KubeJson } from '../core/kubeJson';
+import type { ClusterClient } from './client';
 import { clusterError, type ClusterError } from './errors';
 import { fail, ok, type Result } from '../core/result';
 

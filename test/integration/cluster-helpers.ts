@@ -4,7 +4,8 @@
  * answers reconcile requests through the status subresource, as kustomize/helm/source-controller do.
  */
 import * as crypto from 'node:crypto';
-import { ClusterClient, type KubeJson } from '../../src/cluster/client';
+import type { KubeJson } from '../../src/core/kubeJson';
+import { ClusterClient } from '../../src/cluster/client';
 import { loadKubeConfig } from '../../src/cluster/kubeconfig';
 import { fluxType } from '../../src/core/status/fluxKinds';
 import { REQUESTED_AT } from '../../src/core/status/requests';

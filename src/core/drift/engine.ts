@@ -12,19 +12,8 @@ import { MASK, isSecret, maskSecretPair, scrubSecretValues } from './mask';
 import { HELM_EXCLUSIONS, KS_EXCLUSIONS, KS_FORCE, KS_IF_NOT_PRESENT, PRUNE_KEY, matchInMetadata } from './metadata';
 import { base64Utf8, normalizeDesired, withoutNoise } from './normalize';
 import { mapPool } from './pool';
-import {
-  clone,
-  idOf,
-  isRecord,
-  subjectOf,
-  type ApiError,
-  type DesiredObject,
-  type DriftEntry,
-  type DriftReport,
-  type DriftTarget,
-  type KubeJson,
-  type ObjectId,
-} from './types';
+import type { KubeJson } from '../kubeJson';
+import { clone, idOf, isRecord, subjectOf, type ApiError, type DesiredObject, type DriftEntry, type DriftReport, type DriftTarget, type ObjectId } from './types';
 
 export interface DriftApi {
   /** The live object; `ok` with undefined when it does not exist. */

@@ -5,7 +5,8 @@
  */
 import type { Result } from '../result';
 import { parseAllDocuments } from 'yaml';
-import { isRecord, type KubeJson } from './types';
+import type { KubeJson } from '../kubeJson';
+import { isRecord } from './types';
 
 export interface HelmReleaseRecord {
   readonly name: string;

@@ -4,7 +4,8 @@
  * and jsondiff MaskSecretPatchData).
  */
 import { fromBase64Utf8 } from './normalize';
-import { isRecord, type KubeJson } from './types';
+import type { KubeJson } from '../kubeJson';
+import { isRecord } from './types';
 
 export const MASK = '***';
 export const MASK_BEFORE = '*** (before)';

@@ -1,5 +1,4 @@
-/** A Kubernetes object as JSON (what the API server sends and receives). */
-export type KubeJson = Record<string, any>;
+import type { KubeJson } from '../kubeJson';
 
 export type PathSegment = string | number;
 

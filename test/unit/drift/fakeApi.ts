@@ -1,5 +1,6 @@
 // A tiny in-memory stand-in for the API server's GET and dry-run apply, for engine unit tests.
-import type { ApiError, DriftApi, KubeJson, ObjectId } from '../../../src/core/drift';
+import type { KubeJson } from '../../../src/core/kubeJson';
+import type { ApiError, DriftApi, ObjectId } from '../../../src/core/drift';
 import type { Result } from '../../../src/core/result';
 
 export interface FakeApi extends DriftApi {
