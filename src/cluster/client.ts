@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { FLUX_TYPES, type ResourceType } from '../core/status/fluxKinds';
+import { FLUX_TYPES, type ResourceType } from '../core/kinds';
 import type { KubeJson } from '../core/kubeJson';
 import { classifyError, clusterError, errorForStatus, type ClusterError } from './errors';
 import { fail, ok, type Result } from '../core/result';

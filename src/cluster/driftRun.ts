@@ -5,7 +5,7 @@
  */
 import type { KubeJson } from '../core/kubeJson';
 import { compareManifests, helmIgnoreRules, kustomizationIgnoreRules, manifestObjects, pickDeployed, prepareHelmObject, pruneEnabled, runDrift, withKustomizationMetadata, type DesiredObject, type DriftEntry, type DriftReport, type DriftTarget } from '../core/drift';
-import { FLUX_TYPES } from '../core/status/fluxKinds';
+import { FLUX_TYPES } from '../core/kinds';
 import { toManifest } from '../core/render/mask';
 import type { DriftSubject, Errorable, HelmRenderResult, RenderResult } from '../engine/protocol';
 import type { ClusterClient } from './client';

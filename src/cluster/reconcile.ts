@@ -1,5 +1,5 @@
 import { isSuspended, liveStatusOf } from '../core/status/conditions';
-import { fluxType } from '../core/status/fluxKinds';
+import { fluxType } from '../core/kinds';
 import { reconcilePatch, requestToken, resumePatch, suspendPatch, actionAllowed, type WriteAction } from '../core/status/requests';
 import { directSourceOf, isStaticSource, type ObjectKey } from '../core/status/sources';
 import { evaluateWait } from '../core/status/wait';

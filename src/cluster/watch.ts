@@ -1,5 +1,5 @@
 import { liveStatusOf, type LiveObjectStatus } from '../core/status/conditions';
-import { FLUX_TYPES, type ResourceType } from '../core/status/fluxKinds';
+import { FLUX_TYPES, type ResourceType } from '../core/kinds';
 import type { KubeJson } from '../core/kubeJson';
 import type { ClusterClient } from './client';
 import type { ClusterError } from './errors';

@@ -7,7 +7,7 @@ import * as crypto from 'node:crypto';
 import type { KubeJson } from '../../src/core/kubeJson';
 import { ClusterClient } from '../../src/cluster/client';
 import { loadKubeConfig } from '../../src/cluster/kubeconfig';
-import { fluxType } from '../../src/core/status/fluxKinds';
+import { fluxType } from '../../src/core/kinds';
 import { REQUESTED_AT } from '../../src/core/status/requests';
 import type { ObjectKey } from '../../src/cluster/reconcile';
 

@@ -3,7 +3,7 @@ import { loadKubeConfig } from '../../cluster/kubeconfig';
 import { exitCodeOf, runAction, type ActionResult } from '../../cluster/reconcile';
 import type { ClusterError } from '../../cluster/errors';
 import type { Result } from '../../core/result';
-import { fluxType, kindFromAlias } from '../../core/status/fluxKinds';
+import { fluxType, kindFromAlias } from '../../core/kinds';
 import type { WriteAction } from '../../core/status/requests';
 import { parseArgs, UsageError, type CliIO } from '../io';
 

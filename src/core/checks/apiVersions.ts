@@ -1,4 +1,4 @@
-import { fluxGroupOf, groupOf, versionOf, type FluxKind } from '../model/kinds';
+import { fluxGroupOf, groupOf, versionOf, type FluxKind } from '../kinds';
 import type { CheckContext } from './context';
 import { fluxVersionOf, type FluxVersion } from '../model/fluxVersion';
 import type { KubeObject } from '../model/objects';

@@ -3,7 +3,8 @@
  * `<namespace>_<name>_<group>_<kind>` (cli-utils ObjMetadata; `:` in names written as `__`), `v` the version.
  */
 import type { KubeJson } from '../kubeJson';
-import { groupOf, isRecord, type ObjectId } from './types';
+import { groupOf } from '../kinds';
+import { isRecord, type ObjectId } from './types';
 
 export interface InventoryEntry {
   readonly namespace: string;

@@ -4,7 +4,9 @@
  * expressions for labels and annotations (fluxcd/pkg ssa/jsondiff selector.go).
  */
 import type { KubeJson } from '../kubeJson';
-import { groupOf, isRecord, versionOf } from './types';
+import { groupOf } from '../kinds';
+import { versionOf } from '../kinds';
+import { isRecord } from './types';
 
 export interface Selector {
   group?: string;

@@ -122,16 +122,6 @@ export function idOf(obj: KubeJson): ObjectId {
   };
 }
 
-export function groupOf(apiVersion: string): string {
-  const i = apiVersion.indexOf('/');
-  return i === -1 ? '' : apiVersion.slice(0, i);
-}
-
-export function versionOf(apiVersion: string): string {
-  const i = apiVersion.indexOf('/');
-  return i === -1 ? apiVersion : apiVersion.slice(i + 1);
-}
-
 export function isRecord(v: unknown): v is Record<string, any> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

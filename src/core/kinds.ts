@@ -1,4 +1,7 @@
-/** API groups and kinds of Flux and kustomize, and the few facts about them the model needs. */
+/**
+ * The one registry of kinds: Flux's API groups, kinds, served versions, plurals and CLI aliases,
+ * kustomize's build-file kinds, and the built-in cluster-scoped kinds.
+ */
 
 export const GROUP_KUSTOMIZE = 'kustomize.toolkit.fluxcd.io';
 export const GROUP_HELM = 'helm.toolkit.fluxcd.io';
@@ -16,15 +19,6 @@ export type FluxKind =
   | 'Bucket'
   | 'ExternalArtifact'
   | 'ArtifactGenerator';
-
-export const SOURCE_KINDS: readonly FluxKind[] = [
-  'GitRepository',
-  'OCIRepository',
-  'HelmRepository',
-  'HelmChart',
-  'Bucket',
-  'ExternalArtifact',
-];
 
 const FLUX_KIND_GROUP: Record<FluxKind, string> = {
   Kustomization: GROUP_KUSTOMIZE,
@@ -56,6 +50,67 @@ export function fluxKindOf(apiVersion: string, kind: string): FluxKind | undefin
 
 export function fluxGroupOf(kind: FluxKind): string {
   return FLUX_KIND_GROUP[kind];
+}
+
+/** API group/version/plural of a Kubernetes resource type. */
+export interface ResourceType {
+  group: string;
+  version: string;
+  plural: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+function fluxResource(kind: FluxKind, version: string, plural: string): ResourceType {
+  return { group: FLUX_KIND_GROUP[kind], version, plural, kind, namespaced: true };
+}
+
+/**
+ * The Flux kinds this tool watches and reconciles in a cluster, at the versions served by
+ * kustomize-controller v1.9 / helm-controller v1.6 / source-controller v1.9 (their storage versions).
+ * ArtifactGenerator is only read from the workspace.
+ */
+export const FLUX_TYPES: readonly ResourceType[] = [
+  fluxResource('Kustomization', 'v1', 'kustomizations'),
+  fluxResource('HelmRelease', 'v2', 'helmreleases'),
+  fluxResource('GitRepository', 'v1', 'gitrepositories'),
+  fluxResource('OCIRepository', 'v1', 'ocirepositories'),
+  fluxResource('HelmRepository', 'v1', 'helmrepositories'),
+  fluxResource('HelmChart', 'v1', 'helmcharts'),
+  fluxResource('Bucket', 'v1', 'buckets'),
+  fluxResource('ExternalArtifact', 'v1', 'externalartifacts'),
+];
+
+/** The cluster resource of a Flux kind (case-insensitive), if this tool watches it. */
+export function fluxType(kind: string): ResourceType | undefined {
+  const k = kind.toLowerCase();
+  return FLUX_TYPES.find((t) => t.kind.toLowerCase() === k);
+}
+
+/** CLI/kubectl-style aliases: `ks`, `hr`, `gitrepo`, … → kind. */
+const ALIASES: Record<string, FluxKind> = {
+  ks: 'Kustomization',
+  kustomization: 'Kustomization',
+  kustomizations: 'Kustomization',
+  hr: 'HelmRelease',
+  helmrelease: 'HelmRelease',
+  helmreleases: 'HelmRelease',
+  gitrepo: 'GitRepository',
+  gitrepository: 'GitRepository',
+  'source git': 'GitRepository',
+  ocirepo: 'OCIRepository',
+  ocirepository: 'OCIRepository',
+  helmrepo: 'HelmRepository',
+  helmrepository: 'HelmRepository',
+  hc: 'HelmChart',
+  helmchart: 'HelmChart',
+  bucket: 'Bucket',
+  ea: 'ExternalArtifact',
+  externalartifact: 'ExternalArtifact',
+};
+
+export function kindFromAlias(alias: string): FluxKind | undefined {
+  return ALIASES[alias.toLowerCase()];
 }
 
 /** A kustomize build file: `kind: Kustomization|Component` with the kustomize group or no apiVersion. */
