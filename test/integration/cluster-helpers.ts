@@ -9,7 +9,7 @@ import { ClusterClient } from '../../src/cluster/client';
 import { loadKubeConfig } from '../../src/cluster/kubeconfig';
 import { fluxType } from '../../src/core/kinds';
 import { REQUESTED_AT } from '../../src/core/status/requests';
-import type { ObjectKey } from '../../src/cluster/reconcile';
+import type { ObjectKey } from '../../src/workflows/reconcile';
 
 export function clientFor(kubeconfig: string, userAgent: string, onRequest?: (method: string, path: string, body?: string) => void): ClusterClient {
   const loaded = loadKubeConfig({ kubeconfigPath: kubeconfig, env: {} });

@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { clusterDriftApi } from '../../src/cluster/dryRun';
 import type { ClusterClient } from '../../src/cluster/client';
-import { driftHelmRelease, type DriftRunContext } from '../../src/cluster/driftRun';
+import { driftHelmRelease, type DriftRunContext } from '../../src/workflows/drift';
 import { readReleases } from '../../src/cluster/helmStorage';
 import type { KubeJson } from '../../src/core/kubeJson';
 import { counts, manifestObjects, compareManifests, reportJson, reportText, runDrift, type DesiredObject, type DriftReport } from '../../src/core/drift';

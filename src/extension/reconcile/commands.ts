@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeKey, runAction, type ObjectKey } from '../../cluster/reconcile';
+import { describeKey, runAction, type ObjectKey } from '../../workflows/reconcile';
 import type { WriteAction } from '../../core/status/requests';
 import type { ClusterConnection } from '../status/connection';
 import { confirmWrite } from './confirm';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ObjectKey } from '../../cluster/reconcile';
+import type { ObjectKey } from '../../workflows/reconcile';
 import type { WriteAction } from '../../core/status/requests';
 import type { ClusterConnection } from '../status/connection';
 

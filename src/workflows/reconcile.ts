@@ -4,8 +4,8 @@ import { reconcilePatch, requestToken, resumePatch, suspendPatch, actionAllowed,
 import { directSourceOf, isStaticSource, type ObjectKey } from '../core/status/sources';
 import { evaluateWait } from '../core/status/wait';
 import type { KubeJson } from '../core/kubeJson';
-import type { ClusterClient } from './client';
-import { clusterError, type ClusterError } from './errors';
+import type { ClusterClient } from '../cluster/client';
+import { clusterError, type ClusterError } from '../cluster/errors';
 import { fail, ok, type Result } from '../core/result';
 
 export type { ObjectKey };
