@@ -45,7 +45,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict([
         { group: ['vscode'], message: 'src/workflows is shared with the CLI: no vscode' },
-        { group: ['**/extension/**', '**/cli/**'], message: 'src/workflows sits below the CLI and the editor' },
+        { group: ['**/extension/**', '**/cli/**', '**/render/**'], message: 'src/workflows sits below the CLI and the editor; renders come from the engine' },
         { group: ['**/engine/**', '!**/engine/protocol'], message: 'src/workflows talks to the engine through engine/protocol types only' },
       ]),
     },

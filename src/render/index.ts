@@ -20,8 +20,8 @@ import { renderHelmReleaseImpl } from './helm';
 
 export type { RenderError, RenderErrorKind } from './errors';
 export type { RenderedObject, RenderOptions, RenderResult, HelmRenderResult } from './types';
-export { maskSecrets, toManifest } from '../core/render/mask';
-export { OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL } from '../core/render/postbuild';
+export { maskSecrets, toManifest } from '../core/flux/mask';
+export { OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL } from '../core/flux/postbuild';
 
 /** What kustomize-controller would apply for `ks` (objects in kustomize's output order). */
 export function renderKustomization(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Result<RenderResult, RenderError>> {

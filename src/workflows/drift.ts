@@ -6,7 +6,7 @@
 import type { KubeJson } from '../core/kubeJson';
 import { compareManifests, helmIgnoreRules, kustomizationIgnoreRules, manifestObjects, pickDeployed, prepareHelmObject, pruneEnabled, runDrift, withKustomizationMetadata, type DesiredObject, type DriftEntry, type DriftReport, type DriftTarget } from '../core/drift';
 import { FLUX_TYPES } from '../core/kinds';
-import { toManifest } from '../core/render/mask';
+import { toManifest } from '../core/flux/mask';
 import type { DriftSubject, EngineMethod, HelmRenderResult, ParamsOf, RenderParams, RenderResult, ResultOf, TargetRef } from '../engine/protocol';
 import { fail, ok, type Result } from '../core/result';
 import type { ClusterClient } from '../cluster/client';
