@@ -1,7 +1,7 @@
 import { isSuspended, liveStatusOf } from '../core/status/conditions';
 import { fluxType } from '../core/kinds';
 import { reconcilePatch, requestToken, resumePatch, suspendPatch, actionAllowed, type WriteAction } from '../core/status/requests';
-import { directSourceOf, isStaticSource, type ObjectKey } from '../core/status/sources';
+import { directSourceOf, isStaticSource, type ObjectKey } from '../core/status/sourceChain';
 import { evaluateWait } from '../core/status/wait';
 import type { KubeJson } from '../core/kubeJson';
 import type { ClusterClient } from '../cluster/client';

@@ -6,7 +6,7 @@ import { checkCrdOrder } from './crdOrder';
 import { checkDependsOn } from './dependsOn';
 import { checkDuplicates } from './duplicates';
 import { checkPaths } from './paths';
-import { checkSources } from './sources';
+import { checkSources } from './sourceRefs';
 import { checkSubstitutions } from './substitution';
 import { checkSyntax } from './syntax';
 import type { Diagnostic } from './types';

@@ -3,7 +3,7 @@ import { engineDriftContext, previewDrift } from '../../workflows/drift';
 import { summaryLine } from '../../core/drift';
 import type { EngineClient } from '../../engine/client';
 import type { TargetRef } from '../../engine/protocol';
-import type { ClusterConnection } from '../status/connection';
+import type { ClusterConnection } from '../cluster/connection';
 import type { DriftStore } from './store';
 
 function config<T>(key: string): T | undefined {

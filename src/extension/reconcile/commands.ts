@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { describeKey, runAction, type ObjectKey } from '../../workflows/reconcile';
 import type { WriteAction } from '../../core/status/requests';
-import type { ClusterConnection } from '../status/connection';
+import type { ClusterConnection } from '../cluster/connection';
 import { confirmWrite } from './confirm';
 import { pickTarget, targetFromArg } from './target';
 
