@@ -19,15 +19,8 @@ export async function runDriftFor(
   target: TargetRef,
   deps: { engine: EngineClient; connection: ClusterConnection; store: DriftStore; output: vscode.OutputChannel },
 ): Promise<void> {
-  const client = deps.connection.client;
-  if (!client) {
-    const s = deps.connection.state;
-    const why = s.kind === 'error' ? s.error.message : 'not connected to a cluster';
-    void vscode.window.showErrorMessage(`GitOps Preview: cannot preview drift: ${why}`, 'Select Context').then((p) => {
-      if (p) void vscode.commands.executeCommand('gitopsPreview.selectContext');
-    });
-    return;
-  }
+  const client = deps.connection.clientFor('preview drift');
+  if (!client) return;
   const subject = await deps.engine.request('driftSubject', { target });
   if (!subject) {
     void vscode.window.showWarningMessage(`GitOps Preview: ${target.kind} ${target.namespace}/${target.name} is no longer in the workspace.`);
