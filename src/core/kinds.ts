@@ -52,6 +52,23 @@ export function fluxGroupOf(kind: FluxKind): string {
   return FLUX_KIND_GROUP[kind];
 }
 
+/**
+ * API versions served by the Flux 2.8 controllers (kustomize-controller v1.9, helm-controller v1.6,
+ * source-controller v1.9), from their CRDs' `served: true` versions, the storage version first.
+ * Embedded because the extension cannot read CRDs at runtime; a unit test compares it with
+ * `../shared/flux-crds`.
+ */
+export const SERVED_VERSIONS: Partial<Record<FluxKind, readonly string[]>> = {
+  Kustomization: ['v1'],
+  HelmRelease: ['v2'],
+  GitRepository: ['v1'],
+  OCIRepository: ['v1'],
+  HelmRepository: ['v1'],
+  HelmChart: ['v1'],
+  Bucket: ['v1'],
+  ExternalArtifact: ['v1'],
+};
+
 /** API group/version/plural of a Kubernetes resource type. */
 export interface ResourceType {
   group: string;
@@ -61,24 +78,23 @@ export interface ResourceType {
   namespaced: boolean;
 }
 
-function fluxResource(kind: FluxKind, version: string, plural: string): ResourceType {
-  return { group: FLUX_KIND_GROUP[kind], version, plural, kind, namespaced: true };
+function fluxResource(kind: FluxKind, plural: string): ResourceType {
+  return { group: FLUX_KIND_GROUP[kind], version: SERVED_VERSIONS[kind]![0], plural, kind, namespaced: true };
 }
 
 /**
- * The Flux kinds this tool watches and reconciles in a cluster, at the versions served by
- * kustomize-controller v1.9 / helm-controller v1.6 / source-controller v1.9 (their storage versions).
+ * The Flux kinds this tool watches and reconciles in a cluster, at their storage versions.
  * ArtifactGenerator is only read from the workspace.
  */
 export const FLUX_TYPES: readonly ResourceType[] = [
-  fluxResource('Kustomization', 'v1', 'kustomizations'),
-  fluxResource('HelmRelease', 'v2', 'helmreleases'),
-  fluxResource('GitRepository', 'v1', 'gitrepositories'),
-  fluxResource('OCIRepository', 'v1', 'ocirepositories'),
-  fluxResource('HelmRepository', 'v1', 'helmrepositories'),
-  fluxResource('HelmChart', 'v1', 'helmcharts'),
-  fluxResource('Bucket', 'v1', 'buckets'),
-  fluxResource('ExternalArtifact', 'v1', 'externalartifacts'),
+  fluxResource('Kustomization', 'kustomizations'),
+  fluxResource('HelmRelease', 'helmreleases'),
+  fluxResource('GitRepository', 'gitrepositories'),
+  fluxResource('OCIRepository', 'ocirepositories'),
+  fluxResource('HelmRepository', 'helmrepositories'),
+  fluxResource('HelmChart', 'helmcharts'),
+  fluxResource('Bucket', 'buckets'),
+  fluxResource('ExternalArtifact', 'externalartifacts'),
 ];
 
 /** The cluster resource of a Flux kind (case-insensitive), if this tool watches it. */

@@ -12,7 +12,6 @@ import { checkSyntax } from './syntax';
 import type { Diagnostic } from './types';
 
 export * from './types';
-export { SERVED_VERSIONS } from './apiVersions';
 export { KNOWN_CHARTS } from './knownCharts';
 
 const RULE_SETS: [string, (ctx: CheckContext) => void][] = [
