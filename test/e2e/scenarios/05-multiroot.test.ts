@@ -71,7 +71,7 @@ test('a two-folder workspace shows both folders as top-level nodes, each with it
 test("a cluster's graph action opens that folder's dependency graph", async () => {
   const pane = wb.viewPane('Flux');
   // The second folder's cluster row (level 2; the folder row `fleet-staging` is level 1).
-  const row = pane.locator('.monaco-list-row[aria-level="2"]', { hasText: wholeName('staging') });
+  const row = pane.locator('.monaco-list-row[aria-level="2"]', { hasText: 'staging' });
   await row.waitFor({ timeout: 10_000 });
   await row.hover();
   await row.locator('.action-label.codicon-type-hierarchy').click({ timeout: 10_000 });
