@@ -9,40 +9,117 @@ import type { SourceTree } from '../core/flux/confine';
 import type { MemFile } from '../engine/wasm/protocol';
 import type { SourceView } from '../core/model/view';
 import type { Workspace } from '../core/workspace/workspace';
+import { MAX_FILE_BYTES } from '../core/yaml/document';
+
+/**
+ * What one build may take from the repository beyond its manifests (generator inputs, patches,
+ * chart files, anything else in the source): each file at most `maxFileBytes`, as the model reads
+ * manifests, and all of them together at most `maxTotalBytes`, so that a repository holding large
+ * files cannot exhaust memory. Files left out are named when the build fails.
+ */
+export class InputBudget {
+  /** Files left out, with why (paths as the build sees them). */
+  readonly skipped: string[] = [];
+  private total = 0;
+  constructor(
+    readonly maxFileBytes: number = MAX_FILE_BYTES,
+    readonly maxTotalBytes: number = MAX_INPUT_TOTAL_BYTES,
+  ) {}
+
+  /** Counts `bytes` of `name` against the total; false (and the file is noted) when over it. */
+  take(name: string, bytes: number): boolean {
+    if (this.total + bytes > this.maxTotalBytes) {
+      this.skipped.push(`${name} (the build's files would exceed ${mb(this.maxTotalBytes)} together)`);
+      return false;
+    }
+    this.total += bytes;
+    return true;
+  }
+
+  tooLarge(name: string, bytes: number): void {
+    this.skipped.push(`${name} (${mb(bytes)}, over the ${mb(this.maxFileBytes)} limit for one file)`);
+  }
+
+  /** A note for a failed build's message, when files were left out (they may be what it missed). */
+  describe(): string | undefined {
+    if (!this.skipped.length) return undefined;
+    const shown = this.skipped.slice(0, 5).map((s) => `  ${s}`);
+    if (this.skipped.length > 5) shown.push(`  ... and ${this.skipped.length - 5} more`);
+    return `These files were not given to the build:\n${shown.join('\n')}`;
+  }
+}
+
+/** All the files one build is given together (the in-memory set is copied into the module's memory). */
+export const MAX_INPUT_TOTAL_BYTES = 256 * 1024 * 1024;
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MB`;
+}
 
 /**
  * Bytes of a workspace file: manifests come from the model (editor buffer or disk, as parsed);
- * other files are read byte for byte from disk unless an editor buffer differs from it.
+ * other files are read byte for byte from disk, bounded by `budget`, unless an editor buffer
+ * differs from it. `name` is the file as the build sees it (for the budget's notes).
  */
-export function fileContent(ws: Workspace, real: string, within: string = ws.root): Buffer | string | undefined {
-  if (ws.files.has(real)) return ws.readText(real);
+export function fileContent(ws: Workspace, real: string, within: string = ws.root, budget: InputBudget = new InputBudget(), name: string = real): Buffer | string | undefined {
+  if (ws.files.has(real)) {
+    const text = ws.readText(real);
+    return text === undefined || budget.take(name, text.length) ? text : undefined;
+  }
   let disk: Buffer | undefined;
   try {
     // A file swapped for a link after indexing (a checkout, another tool) must not carry bytes from
     // outside the workspace into the build; nor may a FIFO or device stall it.
     const target = fs.realpathSync(real);
-    if (!inside(within, target) || !fs.statSync(target).isFile()) return undefined;
-    disk = fs.readFileSync(target);
+    if (!inside(within, target)) return undefined;
+    const read = readBounded(target, budget.maxFileBytes);
+    if (read === undefined) return undefined;
+    if (typeof read === 'number') {
+      budget.tooLarge(name, read);
+      return undefined;
+    }
+    disk = read;
   } catch {
     disk = undefined;
   }
   const text = ws.readText(real);
-  if (disk && (text === undefined || disk.toString('utf8') === text)) return disk;
-  return text;
+  const data = disk && (text === undefined || disk.toString('utf8') === text) ? disk : text;
+  return data === undefined || budget.take(name, data.length) ? data : undefined;
+}
+
+/**
+ * A regular file's bytes, or its size when over `maxBytes`; undefined for anything else. Opened
+ * without blocking and checked on the open descriptor; the read itself stops past `maxBytes` (a
+ * file can grow after the check).
+ */
+function readBounded(file: string, maxBytes: number): Buffer | number | undefined {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    if (stat.size > maxBytes) return stat.size;
+    const buf = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
+    let n = 0;
+    for (let r; n < buf.length && (r = fs.readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
+    return n > maxBytes ? n : buf.subarray(0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
  * Every file of `view`, from its root; `overrides` replaces the content of some real files (the
  * inferred bootstrap objects of a placeholder gotk-sync.yaml).
  */
-export function viewFiles(ws: Workspace, view: SourceView, overrides: ReadonlyMap<string, string>): MemFile[] {
+export function viewFiles(ws: Workspace, view: SourceView, overrides: ReadonlyMap<string, string>, budget: InputBudget = new InputBudget()): MemFile[] {
   const out: MemFile[] = [];
   const walk = (vdir: string) => {
     const listing = view.listDir(vdir);
     if (!listing) return;
     for (const [name, real] of listing.files) {
-      const data = overrides.get(real) ?? fileContent(ws, real);
-      if (data !== undefined) out.push({ path: vdir ? `${vdir}/${name}` : name, data });
+      const vpath = vdir ? `${vdir}/${name}` : name;
+      const data = overrides.get(real) ?? fileContent(ws, real, ws.root, budget, vpath);
+      if (data !== undefined) out.push({ path: vpath, data });
     }
     for (const sub of listing.dirs) walk(vdir ? `${vdir}/${sub}` : sub);
   };
@@ -51,7 +128,7 @@ export function viewFiles(ws: Workspace, view: SourceView, overrides: ReadonlyMa
 }
 
 /** A folder from disk (a Helm chart, whose templates the workspace does not index), buffers honoured; `.git` left out. */
-export function diskDirFiles(ws: Workspace, dir: string): MemFile[] {
+export function diskDirFiles(ws: Workspace, dir: string, budget: InputBudget = new InputBudget()): MemFile[] {
   const out: MemFile[] = [];
   const walk = (abs: string, rel: string) => {
     for (const e of fs.readdirSync(abs, { withFileTypes: true })) {
@@ -60,7 +137,7 @@ export function diskDirFiles(ws: Workspace, dir: string): MemFile[] {
       const to = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) walk(from, to);
       else if (e.isFile()) {
-        const data = fileContent(ws, from.split(path.sep).join('/'), dir);
+        const data = fileContent(ws, from.split(path.sep).join('/'), dir, budget, to);
         if (data !== undefined) out.push({ path: to, data });
       }
     }

@@ -25,7 +25,7 @@ import { setCommonMetadata } from '../core/flux/postbuild';
 import type { Result } from '../core/result';
 import { fail, ok, type RenderError } from './errors';
 import { resolveHelm, runProcess } from './exec';
-import { diskDirFiles, removeDir } from './files';
+import { diskDirFiles, InputBudget, removeDir } from './files';
 import { DEFAULT_TIMEOUT_MS } from './kustomize';
 import type { HelmRenderResult, RenderedObject, RenderOptions } from './types';
 import { fromWasm } from './wasm';
@@ -193,9 +193,10 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const chartSpec = asRecord(asRecord(spec.chart)?.spec) ?? {};
   const valuesFiles = asArray(chartSpec.valuesFiles).filter((f): f is string => typeof f === 'string');
   let chartFiles: MemFile[];
+  const budget = new InputBudget();
   let readValuesFile: (f: string) => string | undefined;
   if (loc.value.kind === 'local') {
-    chartFiles = diskDirFiles(model.workspace, loc.value.dir);
+    chartFiles = diskDirFiles(model.workspace, loc.value.dir, budget);
     const view = loc.value.view;
     readValuesFile = (f) => {
       // source-controller joins values file paths securely: `..` stops at the source root.
@@ -205,7 +206,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   } else {
     const pulled = await pullChart(loc.value, opts, label);
     if (!pulled.ok) return pulled;
-    chartFiles = diskDirFiles(model.workspace, pulled.value);
+    chartFiles = diskDirFiles(model.workspace, pulled.value, budget);
     readValuesFile = (f) => {
       const want = normalizeVirtual(f) ?? f;
       const file = chartFiles.find((c) => c.path === want);
@@ -232,7 +233,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
     values,
   };
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const templated = fromWasm(await wasmModule('helm').call('helm', args, chartFiles, { timeoutMs, signal: opts.signal }), label, 'helm template');
+  const templated = fromWasm(await wasmModule('helm').call('helm', args, chartFiles, { timeoutMs, signal: opts.signal }), label, 'helm template', budget.describe());
   if (!templated.ok) return templated;
 
   let manifest = templated.value;

@@ -15,7 +15,7 @@ import { postBuildVariables, setCommonMetadata, setOwnerLabels, substituteObject
 import { fail, ok, type Errorable } from './errors';
 import { wasmModule } from '../engine/wasm/host';
 import type { MemFile } from '../engine/wasm/protocol';
-import { memTree, viewFiles } from './files';
+import { InputBudget, memTree, viewFiles } from './files';
 import type { RenderedObject, RenderOptions, RenderResult } from './types';
 import { fromWasm } from './wasm';
 
@@ -62,6 +62,8 @@ export interface KustomizeInput {
   view: SourceView;
   /** The kustomization asked for origin annotations itself (else they are dropped after tracking). */
   userOrigins: boolean;
+  /** Files left out of `files` (too large), named if the build fails. */
+  budget: InputBudget;
 }
 
 export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorable<KustomizeInput> {
@@ -100,7 +102,8 @@ export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorab
   if (!userOrigins) generated.config.buildMetadata = [...buildMetadata, 'originAnnotations'];
 
   const generatedPath = ks.path ? `${ks.path}/${generated.fileName}` : generated.fileName;
-  const files = viewFiles(ws, view, syntheticFiles(model)).filter((f) => f.path !== generatedPath);
+  const budget = new InputBudget();
+  const files = viewFiles(ws, view, syntheticFiles(model), budget).filter((f) => f.path !== generatedPath);
   files.push({ path: generatedPath, data: stringifyYaml(generated.config, { lineWidth: 0 }) });
   // The file set already holds nothing else, so nothing outside can be read; this names what
   // kustomize-controller would refuse (absolute or escaping paths, exec plugins, helm inflation)
@@ -109,7 +112,7 @@ export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorab
   if (problems.length) {
     return fail('invalid', `${label}: the build would read outside the source artifact or run something, which kustomize-controller refuses:\n${describeConfinement(problems)}`);
   }
-  return ok({ files, dir: ks.path, view, userOrigins });
+  return ok({ files, dir: ks.path, view, userOrigins, budget });
 }
 
 export async function renderKustomizationImpl(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Errorable<RenderResult>> {
@@ -120,7 +123,7 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     signal: opts.signal,
   });
-  const built = fromWasm(result, label, 'kustomize build');
+  const built = fromWasm(result, label, 'kustomize build', input.value.budget.describe());
   if (!built.ok) return built;
   return postBuild(model, ks, input.value.view, built.value, opts, !input.value.userOrigins);
 }

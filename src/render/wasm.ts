@@ -12,9 +12,12 @@ const KINDS: Record<WasmFailureKind, RenderErrorKind> = {
   'missing-module': 'missing-binary',
 };
 
-/** `what` names the step for the message ("kustomize build", "helm template"). */
-export function fromWasm(result: WasmResult, label: string, what: string): Result<string, RenderError> {
+/**
+ * `what` names the step for the message ("kustomize build", "helm template"); `note` is added to a
+ * failure's message (files the build was not given, say).
+ */
+export function fromWasm(result: WasmResult, label: string, what: string, note?: string): Result<string, RenderError> {
   if (result.ok) return ok(result.output);
   const detail = result.kind === 'failed' ? `${what} failed: ${result.message}` : result.message;
-  return fail(KINDS[result.kind], `${label}: ${detail}`, result.kind === 'failed' ? result.message : undefined);
+  return fail(KINDS[result.kind], `${label}: ${detail}${note ? `\n${note}` : ''}`, result.kind === 'failed' ? result.message : undefined);
 }

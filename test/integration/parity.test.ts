@@ -28,25 +28,36 @@ interface Floor {
   placed: number;
   bothBuild: number;
   identical: number;
+  /**
+   * Identical when our renderer is given the Kustomization as the parent's flux build renders it
+   * (the renderer's own parity, whatever the model reads): of `bothBuild` given that input.
+   */
+  identicalGivenInput: number;
   /** Ceiling: Kustomization documents the model places in no cluster. */
   unplaced: number;
   /** Only these cluster/namespace/name ids (their ancestors are built by flux too, for their inputs). */
   only?: string[];
+  /** Folder holding the corpus, when not ../shared/corpora. */
+  corpora?: string;
 }
 
 // Measured on the merged branch (docs/fidelity.md). Raise, do not lower without a reason in the commit.
 const FLOORS: Record<string, Floor> = {
-  'flux2-kustomize-helm-example': { placed: 8, bothBuild: 8, identical: 8, unplaced: 0 },
-  'flux2-monitoring-example': { placed: 3, bothBuild: 2, identical: 2, unplaced: 0 },
-  'flux2-hub-spoke-example': { placed: 9, bothBuild: 9, identical: 9, unplaced: 0 },
-  'flux2-multi-tenancy': { placed: 12, bothBuild: 8, identical: 8, unplaced: 0 },
-  'controlplaneio-fluxcd-d2-fleet': { placed: 27, bothBuild: 7, identical: 7, unplaced: 0 },
-  'billimek-k8s-gitops': { placed: 3, bothBuild: 3, identical: 3, unplaced: 0 },
-  'allenporter-k8s-gitops': { placed: 16, bothBuild: 14, identical: 14, unplaced: 0 },
+  'flux2-kustomize-helm-example': { placed: 8, bothBuild: 8, identical: 8, identicalGivenInput: 8, unplaced: 0 },
+  'flux2-monitoring-example': { placed: 3, bothBuild: 2, identical: 2, identicalGivenInput: 2, unplaced: 0 },
+  'flux2-hub-spoke-example': { placed: 9, bothBuild: 9, identical: 9, identicalGivenInput: 9, unplaced: 0 },
+  'flux2-multi-tenancy': { placed: 12, bothBuild: 8, identical: 8, identicalGivenInput: 8, unplaced: 0 },
+  'controlplaneio-fluxcd-d2-fleet': { placed: 27, bothBuild: 7, identical: 7, identicalGivenInput: 7, unplaced: 0 },
+  'billimek-k8s-gitops': { placed: 3, bothBuild: 3, identical: 3, identicalGivenInput: 3, unplaced: 0 },
+  'allenporter-k8s-gitops': { placed: 16, bothBuild: 14, identical: 14, identicalGivenInput: 14, unplaced: 0 },
+  // Renderer edge cases the YAML-only corpora cannot hold (names with spaces, binary generator
+  // inputs, substitution functions, Secret generators, spec fields); two fail on both sides alike.
+  'edge-cases': { placed: 11, bothBuild: 9, identical: 9, identicalGivenInput: 9, unplaced: 0, corpora: path.join(repoRoot, 'test', 'fixtures', 'parity') },
   'bjw-s-labs-home-ops': {
     placed: 9,
     bothBuild: 8,
     identical: 5,
+    identicalGivenInput: 8,
     unplaced: 0,
     only: [
       'cluster/flux-system/flux-system',
@@ -73,9 +84,9 @@ test.after(() => {
 });
 
 for (const [corpus, floor] of Object.entries(FLOORS)) {
-  test(`build parity with flux, ${corpus}: ≥ ${floor.identical} identical, ≥ ${floor.bothBuild} built by both, ≥ ${floor.placed} placed`, async () => {
+  test(`build parity with flux, ${corpus}: ≥ ${floor.identical} identical (${floor.identicalGivenInput} given flux's input), ≥ ${floor.bothBuild} built by both, ≥ ${floor.placed} placed`, async () => {
     const tools = resolveTools(repoRoot);
-    const [dir] = corpusDirs(corporaDir, [corpus]);
+    const [dir] = corpusDirs(floor.corpora ?? corporaDir, [corpus]);
     const only = floor.only ? new Set(floor.only) : undefined;
     const result = await runCorpus(dir, { tools, parallelism: 2, workDir: path.join(work, corpus), only: only && ((id) => only.has(id)) });
     const s = summarize(corpus, result);
@@ -86,6 +97,7 @@ for (const [corpus, floor] of Object.entries(FLOORS)) {
     assert.ok(s.kustomizations >= floor.placed, `placed ${s.kustomizations} < floor ${floor.placed}${detail}`);
     assert.ok(s.bothBuild >= floor.bothBuild, `built by both ${s.bothBuild} < floor ${floor.bothBuild}${detail}`);
     assert.ok(s.identical >= floor.identical, `identical ${s.identical} < floor ${floor.identical}${detail}`);
+    assert.ok(s.identicalGivenInput >= floor.identicalGivenInput, `identical given flux's input ${s.identicalGivenInput} < floor ${floor.identicalGivenInput}${detail}`);
     assert.ok(s.unplaced <= floor.unplaced, `placed in no cluster ${s.unplaced} > ceiling ${floor.unplaced}: ${result.unplaced.join('; ')}`);
   });
 }

@@ -24,6 +24,7 @@ import { formatObjects } from '../../src/cli/commands/build';
 import { Repo } from '../../src/core/repo';
 import { diskBuildOptions } from '../../src/engine/node';
 import { diskHost } from '../../src/node/fsHost';
+import { wasmModule } from '../../src/engine/wasm/host';
 import type { ClusterModel, KustomizationNode, RepoModel } from '../../src/core/model/graph';
 import type { SourceView } from '../../src/core/model/view';
 import { renderKustomization, type RenderOptions } from '../../src/render/index';
@@ -44,6 +45,14 @@ export interface Entry {
   input: 'root-file' | 'parent-build' | 'own-file';
   /** The parent-rendered spec differs from the one in the Kustomization's own file. */
   inputSpecDiffers: boolean;
+  /** The spec fields that differ (`spec.patches`, …), when inputSpecDiffers. */
+  inputFields: string[];
+  /**
+   * When the builds do not agree and the input differs: our build given flux's input (the
+   * Kustomization as the parent's flux build rendered it, substituteFrom inlined), against flux.
+   * `identical` means the renderer agrees and only the model's reading of the child differs.
+   */
+  givenInput?: { outcome: Outcome; diff?: BuildDiff; oursError?: string };
   notes: string[];
   fluxError?: string;
   oursError?: string;
@@ -228,6 +237,7 @@ async function visit(ctx: CorpusContext, cluster: ClusterModel, node: Kustomizat
     outcome: 'neither',
     input: given.input,
     inputSpecDiffers: false,
+    inputFields: [],
     notes: [],
     causes: [],
     fluxCommand: [],
@@ -241,6 +251,7 @@ async function visit(ctx: CorpusContext, cluster: ClusterModel, node: Kustomizat
   const specKeys = [...new Set([...Object.keys(ownSpec), ...Object.keys(givenSpec)])].filter((k) => canonical(ownSpec[k]) !== canonical(givenSpec[k]));
   if (specKeys.length) {
     entry.inputSpecDiffers = true;
+    entry.inputFields = specKeys.sort().map((k) => `spec.${k}`);
     entry.notes.push(`parent's build renders spec.${specKeys.sort().join(', spec.')} differently from the Kustomization's own file`);
   }
   entry.notes.push(
@@ -302,6 +313,15 @@ async function visit(ctx: CorpusContext, cluster: ClusterModel, node: Kustomizat
       entry.diff = diffBuilds(fluxObjects, ours.objects);
       entry.outcome = isIdentical(entry.diff) ? 'identical' : 'differ';
     } else if (ours) entry.outcome = fluxObjects ? 'only-flux' : ours.ok ? 'only-ours' : 'neither';
+    if (wantHere && entry.inputSpecDiffers && entry.outcome !== 'identical') {
+      const given = await ctx.limiter.run(() => buildOurs(ctx, withInput(node, ksObj, path.relative(srcRoot, fluxPath).split(path.sep).join('/'))));
+      entry.givenInput = { outcome: 'neither' };
+      if (!given.ok) entry.givenInput.oursError = firstLine(given.error);
+      if (fluxObjects && given.ok) {
+        entry.givenInput.diff = diffBuilds(fluxObjects, given.objects);
+        entry.givenInput.outcome = isIdentical(entry.givenInput.diff) ? 'identical' : 'differ';
+      } else entry.givenInput.outcome = fluxObjects ? 'only-flux' : given.ok ? 'only-ours' : 'neither';
+    }
     if (wantHere) {
       entry.causes = classify(entry);
       out.push(entry);
@@ -318,6 +338,19 @@ async function visit(ctx: CorpusContext, cluster: ClusterModel, node: Kustomizat
         return visit(ctx, cluster, child, rendered ? { obj: rendered, input: 'parent-build' } : { obj: child.applied.object.body, input: 'own-file' }, pool, wanted, out);
       }),
   );
+}
+
+/**
+ * `node` as the controller gets it from its parent's build: the spec flux was handed (patches,
+ * substitution and namespaces applied, substituteFrom inlined) instead of the model's reading of
+ * the child's file. Lets the harness tell a renderer difference from an input difference.
+ */
+function withInput(node: KustomizationNode, ksObj: Obj, relPath: string): KustomizationNode {
+  const object = { ...node.applied.object, body: ksObj };
+  // No parent: the values handed over are already substituted by the parent's build.
+  const applied = { ...node.applied, object, appliedBy: undefined };
+  const targetNamespace = typeof ksObj.spec?.targetNamespace === 'string' && ksObj.spec.targetNamespace ? ksObj.spec.targetNamespace : undefined;
+  return { ...node, applied, targetNamespace, inheritedSubstitute: undefined, path: relPath };
 }
 
 /** The nodes to build: the selected ones and every ancestor on the way from the root. */
@@ -341,6 +374,9 @@ export interface CorpusResult {
 
 export async function runCorpus(corpusDir: string, opts: CorpusOptions): Promise<CorpusResult> {
   const corpus = path.basename(corpusDir);
+  // Without the module every build of ours fails alike; say so once instead of measuring that.
+  const compiled = await wasmModule('kustomize').compile();
+  if (!compiled.ok) throw new Error(compiled.message);
   fs.mkdirSync(opts.workDir, { recursive: true });
   const root = prepareClone(corpusDir, path.join(opts.workDir, 'clone'));
   let model = new Repo(root, diskHost, diskBuildOptions(root)).model();
@@ -383,6 +419,22 @@ export interface Summary {
   onlyFlux: number;
   onlyOurs: number;
   neither: number;
+  /**
+   * With every child built from the spec its parent's flux build renders (our renderer given flux's
+   * input where the model's reading differs): built by both, and identical. What the model's
+   * change to read children from their parent's build should reach.
+   */
+  bothBuildGivenInput: number;
+  identicalGivenInput: number;
+}
+
+/** The outcome with our build given flux's input (the entry's own outcome when that was not needed). */
+export function givenOutcome(e: Entry): Outcome {
+  return e.givenInput?.outcome ?? e.outcome;
+}
+
+function isBoth(o: Outcome): boolean {
+  return o === 'identical' || o === 'differ';
 }
 
 export function summarize(corpus: string, result: CorpusResult): Summary {
@@ -399,6 +451,8 @@ export function summarize(corpus: string, result: CorpusResult): Summary {
     onlyFlux: n('only-flux'),
     onlyOurs: n('only-ours'),
     neither: n('neither'),
+    bothBuildGivenInput: entries.filter((e) => isBoth(givenOutcome(e))).length,
+    identicalGivenInput: entries.filter((e) => givenOutcome(e) === 'identical').length,
   };
 }
 

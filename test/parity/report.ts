@@ -34,15 +34,17 @@ function pct(a: number, b: number): string {
 }
 
 export function totals(summaries: readonly Summary[]): Summary {
-  const t: Summary = { corpus: 'total', unplaced: 0, kustomizations: 0, external: 0, bothBuild: 0, identical: 0, differ: 0, onlyFlux: 0, onlyOurs: 0, neither: 0 };
+  const t: Summary = { corpus: 'total', unplaced: 0, kustomizations: 0, external: 0, bothBuild: 0, identical: 0, differ: 0, onlyFlux: 0, onlyOurs: 0, neither: 0, bothBuildGivenInput: 0, identicalGivenInput: 0 };
   for (const s of summaries) for (const k of Object.keys(t) as (keyof Summary)[]) if (k !== 'corpus') (t[k] as number) += s[k] as number;
   return t;
 }
 
 export function formatTable(summaries: readonly Summary[]): string {
-  const head = '| corpus | placed in no cluster | Kustomizations | source not in repo | built by both | identical | differ | only flux builds | only we build | neither | identical of both |';
-  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
-  const row = (s: Summary) => `| ${s.corpus} | ${s.unplaced} | ${s.kustomizations} | ${s.external} | ${s.bothBuild} | ${s.identical} | ${s.differ} | ${s.onlyFlux} | ${s.onlyOurs} | ${s.neither} | ${pct(s.identical, s.bothBuild)} |`;
+  const head =
+    '| corpus | placed in no cluster | Kustomizations | source not in repo | built by both | identical | differ | only flux builds | only we build | neither | identical of both | given flux\'s input: identical of both |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const row = (s: Summary) =>
+    `| ${s.corpus} | ${s.unplaced} | ${s.kustomizations} | ${s.external} | ${s.bothBuild} | ${s.identical} | ${s.differ} | ${s.onlyFlux} | ${s.onlyOurs} | ${s.neither} | ${pct(s.identical, s.bothBuild)} | ${s.identicalGivenInput}/${s.bothBuildGivenInput} ${pct(s.identicalGivenInput, s.bothBuildGivenInput)} |`;
   return [head, rule, ...summaries.map(row), row(totals(summaries)).replace('| total |', '| **total** |')].join('\n');
 }
 
@@ -58,7 +60,7 @@ export function formatCauses(entries: readonly Entry[], details: boolean): strin
   if (details) {
     for (const e of entries) {
       if (e.outcome === 'identical') continue;
-      lines.push('', `### ${e.corpus}: ${e.cluster}/${e.namespace}/${e.name} (${e.outcome}) path=${e.path} input=${e.input}${e.inputSpecDiffers ? ' (spec differs from own file)' : ''}`);
+      lines.push('', `### ${e.corpus}: ${e.cluster}/${e.namespace}/${e.name} (${e.outcome}) path=${e.path} input=${e.input}${e.inputSpecDiffers ? ` (${e.inputFields.join(', ')} differ from own file)` : ''}`);
       lines.push(`causes: ${e.causes.join(', ') || '-'}`);
       for (const n of e.notes) lines.push(`note: ${n}`);
       if (e.fluxError) lines.push(`flux: ${e.fluxError}`);
@@ -70,6 +72,15 @@ export function formatCauses(entries: readonly Entry[], details: boolean): strin
           for (const f of c.fields.slice(0, 3)) lines.push(`  ${c.key} ${f.path}: flux=${JSON.stringify(f.flux)?.slice(0, 160)} ours=${JSON.stringify(f.ours)?.slice(0, 160)}`);
         }
         if (e.diff.changed.length > 4) lines.push(`  ... ${e.diff.changed.length - 4} more changed objects`);
+      }
+      const g = e.givenInput;
+      if (g) {
+        lines.push(`given flux's input: ${g.outcome}${g.oursError ? ` — ours: ${g.oursError}` : ''}`);
+        for (const c of g.diff?.changed.slice(0, 4) ?? []) {
+          for (const f of c.fields.slice(0, 3)) lines.push(`  ${c.key} ${f.path}: flux=${JSON.stringify(f.flux)?.slice(0, 160)} ours=${JSON.stringify(f.ours)?.slice(0, 160)}`);
+        }
+        if (g.diff?.onlyFlux.length) lines.push(`  only in flux: ${g.diff.onlyFlux.slice(0, 8).join(', ')}`);
+        if (g.diff?.onlyOurs.length) lines.push(`  only in ours: ${g.diff.onlyOurs.slice(0, 8).join(', ')}`);
       }
     }
   }

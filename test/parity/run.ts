@@ -33,6 +33,7 @@ async function main(): Promise<number> {
   const work = defaultWorkDir();
   const all: Entry[] = [];
   const summaries = [];
+  const unplaced: Record<string, string[]> = {};
   const started = Date.now();
   try {
     for (const dir of dirs) {
@@ -41,6 +42,7 @@ async function main(): Promise<number> {
       const result = await runCorpus(dir, { tools, parallelism, workDir: path.join(work, path.basename(dir)), only: only && ((id) => only.has(id)) });
       all.push(...result.entries);
       summaries.push(summarize(path.basename(dir), result));
+      if (result.unplaced.length) unplaced[path.basename(dir)] = result.unplaced;
       process.stderr.write(`parity: ${path.basename(dir)}: ${result.entries.length} Kustomizations in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
     }
   } finally {
@@ -48,7 +50,7 @@ async function main(): Promise<number> {
   }
   process.stdout.write(formatTable(summaries) + '\n\n' + formatCauses(all, values.details === true) + '\n');
   process.stderr.write(`parity: ${all.length} Kustomizations, ${((Date.now() - started) / 1000).toFixed(1)}s at parallelism ${parallelism}\n`);
-  if (values.json) fs.writeFileSync(values.json, JSON.stringify({ summaries, entries: all }, null, 2));
+  if (values.json) fs.writeFileSync(values.json, JSON.stringify({ summaries, unplaced, entries: all }, null, 2));
   return 0;
 }
 

@@ -4,6 +4,9 @@
  * blocks on it. The instance sees no files, no environment, no clock beyond WASI's, no network:
  * node:wasi is given no preopened folders and an empty environment.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { FromWorker, ToWorker } from './protocol';
 
@@ -16,6 +19,50 @@ interface Exports {
 }
 
 let exports: Exports | undefined;
+let log: ModuleLog | undefined;
+
+/**
+ * The module's stdout and stderr: a file of its own, not the host's streams. Go writes a fatal
+ * error there (with a dump of every goroutine) before it traps with a bare "unreachable", and
+ * kustomize logs its warnings there; the trap message takes the reason from it, and nothing
+ * reaches the terminal of the CLI or the extension host's log. Emptied after every call.
+ */
+class ModuleLog {
+  readonly fd: number;
+  constructor() {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-preview-wasm-'));
+    const file = path.join(dir, 'stderr');
+    // Appending, so the module's writes land at the end whatever was emptied before.
+    this.fd = fs.openSync(file, 'a+');
+    // Removed at once (the descriptor keeps it): a worker that is terminated leaves nothing behind.
+    try {
+      fs.unlinkSync(file);
+      fs.rmdirSync(dir);
+    } catch {
+      process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    }
+  }
+  clear(): void {
+    fs.ftruncateSync(this.fd, 0);
+  }
+  /** Go's reason for a fatal error ("fatal error: out of memory"), else the last line written. */
+  reason(): string | undefined {
+    const size = fs.fstatSync(this.fd).size;
+    const len = Math.min(size, 64 * 1024);
+    const buf = Buffer.alloc(len);
+    fs.readSync(this.fd, buf, 0, len, 0);
+    const text = buf.toString('utf8');
+    const fatal = /^(?:fatal error|panic|runtime): .*$/m.exec(text)?.[0];
+    return fatal ?? text.trim().split('\n').filter(Boolean).pop();
+  }
+  dispose(): void {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      /* already closed */
+    }
+  }
+}
 
 function post(msg: FromWorker): void {
   parentPort!.postMessage(msg);
@@ -32,7 +79,8 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
 async function init(module: WebAssembly.Module, maxMemoryBytes: number): Promise<void> {
   const { WASI } = await import('node:wasi');
   // klog's init reads os.Args[0], so the program needs a name.
-  const wasi = new WASI({ version: 'preview1', args: ['gitops-preview'], env: {}, preopens: {}, returnOnExit: true });
+  log = new ModuleLog();
+  const wasi = new WASI({ version: 'preview1', args: ['gitops-preview'], env: {}, preopens: {}, returnOnExit: true, stdout: log.fd, stderr: log.fd });
   const instance = await WebAssembly.instantiate(module, wasi.getImportObject() as WebAssembly.Imports);
   wasi.initialize(instance);
   exports = instance.exports as unknown as Exports;
@@ -62,11 +110,16 @@ parentPort!.on('message', (msg: ToWorker) => {
     return;
   }
   try {
-    post({ type: 'answer', ...call(msg.request) });
+    const answer = call(msg.request);
+    log?.clear();
+    post({ type: 'answer', ...answer });
   } catch (err) {
     exports = undefined;
     // WASI's proc_exit (Go's os.Exit, a fatal error) unwinds with a non-Error value.
-    post({ type: 'trap', message: err instanceof Error ? err.message : 'the module exited' });
+    const reason = log?.reason();
+    const trap = err instanceof Error ? err.message : 'the module exited';
+    post({ type: 'trap', message: reason ? `${reason} (${trap})` : trap });
+    log?.dispose();
     // The instance is dead; the thread ends itself (the host starts a fresh one on the next call).
     process.exit(1);
   }

@@ -49,6 +49,31 @@ test('the sandbox has only the files sent: absolute paths and .. past the root f
   }
 });
 
+test('file and folder names outside kyaml\'s in-memory alphabet (spaces, colons, unicode) build as on disk', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  try {
+    const files: MemFile[] = [
+      { path: 'app/kustomization.yaml', data: "resources: ['my cm.yaml', 'sub dir', 'a:b.yaml', 'a:3ab.yaml']\nconfigMapGenerator: [{name: gen, files: ['key=données été.txt']}]\n" },
+      { path: 'app/my cm.yaml', data: cm('spaced') },
+      { path: 'app/sub dir/kustomization.yaml', data: 'resources: [cm.yaml]\n' },
+      { path: 'app/sub dir/cm.yaml', data: cm('in-spaced-dir') },
+      // ':' is the encoding's escape: a literal colon, and a name that looks like an escape, stay distinct.
+      { path: 'app/a:b.yaml', data: cm('colon') },
+      { path: 'app/a:3ab.yaml', data: cm('escape-like') },
+      { path: 'app/données été.txt', data: 'v' },
+    ];
+    const r = await m.call('kustomize', { dir: 'app' }, files);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    const names = [...r.output.matchAll(/^  name: (\S+)$/gm)].map((x) => x[1]);
+    // The generator's hash as the kustomize binary computes it over the same files on disk.
+    assert.deepEqual(names.sort(), ['colon', 'escape-like', 'gen-8kck46bg6d', 'in-spaced-dir', 'spaced'].sort());
+    const missing = await m.call('kustomize', { dir: 'app' }, [{ path: 'app/kustomization.yaml', data: "resources: ['no such.yaml']\n" }]);
+    assert.ok(!missing.ok && /no such\.yaml/.test(missing.message), JSON.stringify(missing));
+  } finally {
+    await m.dispose();
+  }
+});
+
 test('a panic comes back as a typed failure and the instance lives on', async () => {
   const m = new WasmModule('kustomize', kustomizeFile);
   try {
@@ -100,6 +125,8 @@ test('memory is bounded: a build beyond the maximum crashes its instance, the ne
       { path: 'app/big.txt', data: big },
     ]);
     assert.ok(!r.ok && r.kind === 'crashed', JSON.stringify(r).slice(0, 300));
+    // Go's own reason, from the module's stderr (which never reaches the host's).
+    assert.match(r.message, /crashed and will be restarted: runtime: out of memory: cannot allocate/);
     assert.ok(m.memoryBytes <= 96 * 1024 * 1024);
     const again = await m.call('kustomize', { dir: 'app' }, app);
     assert.ok(again.ok, again.ok ? '' : again.message);

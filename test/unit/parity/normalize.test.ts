@@ -54,3 +54,19 @@ test('a YAML stream with an invalid document is an error, not a silent empty bui
   assert.equal(parseStream('---\na: 1\n---\nb: 2\n').length, 2);
   assert.throws(() => parseStream('a: [1\n'), /not valid YAML/);
 });
+
+test('an input difference is named per spec field; what remains on flux\'s input is a renderer cause', () => {
+  const inputOnly = diffBuilds([cm('a', { data: { k: 'v' } })], [cm('a')]);
+  const base = { outcome: 'differ', diff: inputOnly, notes: [], inputSpecDiffers: true, inputFields: ['spec.patches', 'spec.postBuild'] };
+  // Given flux's input our renderer agrees: the input is the only cause.
+  const explained = { ...base, givenInput: { outcome: 'identical', diff: diffBuilds([cm('a')], [cm('a')]) } } as unknown as Entry;
+  assert.deepEqual(classify(explained), ['input-differs', 'input-differs:spec.patches', 'input-differs:spec.postBuild']);
+  // It still differs on flux's input: that difference is named as for any other build.
+  const rest = diffBuilds([cm('a', { data: { k: 'v' } })], [cm('a', { data: { k: 'w' } })]);
+  const renderer = { ...base, givenInput: { outcome: 'differ', diff: rest } } as unknown as Entry;
+  assert.deepEqual(classify(renderer), ['input-differs', 'input-differs:spec.patches', 'input-differs:spec.postBuild', 'unclassified:ConfigMap.data.k']);
+  const failed = { ...base, givenInput: { outcome: 'only-flux', oursError: 'variable not set (strict mode): "X"' } } as unknown as Entry;
+  assert.ok(classify(failed).includes('our-error:strict-substitution'));
+  // The same input on both sides: the renderer's causes only.
+  assert.deepEqual(classify({ ...base, inputSpecDiffers: false, inputFields: [] } as unknown as Entry), ['unclassified:ConfigMap.data']);
+});

@@ -99,16 +99,11 @@ func build(fs filesys.FileSystem, dir string) (res resmap.ResMap, err error) {
 }
 
 func memFS(files abi.Files) (filesys.FileSystem, error) {
-	fs := filesys.MakeFsInMemory()
+	fs := nameFS{filesys.MakeFsInMemory()}
 	if err := fs.MkdirAll(sourceRoot); err != nil {
 		return nil, err
 	}
 	for i, f := range files.List {
-		if !creatable(f.Path) {
-			// kyaml's in-memory file system creates only names of [a-zA-Z0-9-_.:]; a file with
-			// another name (spaces, say) is left out and a build that reads it says it does not exist.
-			continue
-		}
 		p := path.Join(sourceRoot, path.Clean("/"+f.Path))
 		if err := fs.MkdirAll(path.Dir(p)); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
@@ -118,17 +113,6 @@ func memFS(files abi.Files) (filesys.FileSystem, error) {
 		}
 	}
 	return fs, nil
-}
-
-var creatableName = regexp.MustCompile(`^[a-zA-Z0-9-_.:]+$`)
-
-func creatable(p string) bool {
-	for _, part := range strings.Split(p, "/") {
-		if part != "" && !creatableName.MatchString(part) {
-			return false
-		}
-	}
-	return true
 }
 
 func relativeToSource(err error) error {
