@@ -11,7 +11,7 @@ import { quickFixes } from '../core/fixes/index';
 import { definitionAt, documentLinks } from '../core/navigation/definition';
 import { referencesAt } from '../core/navigation/references';
 import { objectAtOffset } from '../core/navigation/locate';
-import { liveValueMarks } from '../core/drift/locate';
+import { liveValueMarks } from '../core/drift/liveValues';
 import type { LiveLookup } from '../core/tree/viewModel';
 import type { WorkspaceHost } from '../core/workspace/host';
 import type { SourceFile } from '../core/yaml/document';
