@@ -14,7 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MASK } from '../core/render/mask';
+import { MASK } from '../core/flux/mask';
 import type { BuildCache, CachedBuild } from './buildCache';
 
 export const CACHE_FILE = 'builds.v1';

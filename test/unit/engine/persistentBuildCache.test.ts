@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { maskSecrets } from '../../../src/core/render/mask';
+import { maskSecrets } from '../../../src/core/flux/mask';
 import { buildCacheDir, buildCacheVersion, CACHE_FILE, holdsSecretValue, PersistentBuildCache, type PersistentBuildCacheOptions } from '../../../src/engine/persistentBuildCache';
 import type { CachedBuild } from '../../../src/engine/buildCache';
 import { nodeEngine } from '../../../src/engine/node';
