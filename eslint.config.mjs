@@ -25,7 +25,28 @@ export default tseslint.config(
       'no-restricted-imports': restrict([
         { group: ['vscode'], message: 'src/core has no vscode dependency' },
         { group: ['node:child_process', 'child_process', 'node:net', 'net', 'node:http', 'http', 'node:https', 'https', 'node:worker_threads'], message: 'src/core starts no process and opens no connection' },
-        { group: ['@kubernetes/*', '**/cluster/**', '**/render/**', '**/extension/**', '**/engine/**'], message: 'src/core depends on nothing outside it' },
+        { group: ['@kubernetes/*', '**/cluster/**', '**/render/**', '**/extension/**', '**/engine/**', '**/workflows/**', '**/cli/**'], message: 'src/core depends on nothing outside it' },
+      ]),
+    },
+  },
+  {
+    // The kube client: Kubernetes' API and the pure core, nothing above it.
+    files: ['src/cluster/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['vscode'], message: 'src/cluster has no vscode dependency' },
+        { group: ['**/engine/**', '**/render/**', '**/workflows/**', '**/extension/**', '**/cli/**'], message: 'src/cluster uses only src/core; flows that need the engine live in src/workflows' },
+      ]),
+    },
+  },
+  {
+    // Drift and reconcile flows the CLI and the editor share: the cluster, the core, and the engine's protocol (never its internals).
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['vscode'], message: 'src/workflows is shared with the CLI: no vscode' },
+        { group: ['**/extension/**', '**/cli/**', '**/render/**'], message: 'src/workflows sits below the CLI and the editor; renders come from the engine' },
+        { group: ['**/engine/**', '!**/engine/protocol'], message: 'src/workflows talks to the engine through engine/protocol types only' },
       ]),
     },
   },

@@ -8,7 +8,8 @@ import { setMaxListeners } from 'node:events';
 import { ClusterClient } from '../src/cluster/client';
 import { clusterDriftApi } from '../src/cluster/dryRun';
 import { loadKubeConfig } from '../src/cluster/kubeconfig';
-import { counts, runDrift, type DesiredObject, type KubeJson } from '../src/core/drift';
+import type { KubeJson } from '../src/core/kubeJson';
+import { counts, runDrift, type DesiredObject } from '../src/core/drift';
 import { getTestCluster, kubeRequest, type TestCluster } from '../test/cluster/harness';
 
 const N = 500;

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Engine } from '../engine/engine';
 import { nodeEngine, openRefined } from '../engine/node';
+import { defaultStorageDir } from '../engine/persistentBuildCache';
 import { relativePath } from '../core/tree/treeData';
 import { UsageError, type CliIO } from './io';
 
@@ -16,9 +17,14 @@ export async function openWorkspace(dir: string | undefined, io: CliIO): Promise
   }
   if (!stat.isDirectory()) throw new UsageError(`${root}: not a directory`);
   const engine = nodeEngine({ debounceMs: 0 });
-  await openRefined(engine, [root]);
+  await openRefined(engine, [root], { storageDir: defaultStorageDir() });
+  // Builds are saved after a quiet period; a command ends before it, so they are saved on exit.
+  if (openEngines.size === 0) process.once('exit', () => openEngines.forEach((e) => e.deref()?.dispose()));
+  openEngines.add(new WeakRef(engine));
   return { engine, root };
 }
+
+const openEngines = new Set<WeakRef<Engine>>();
 
 /** Files that do not parse are reported, with file:line, without stopping the command. */
 export async function reportParseErrors(engine: Engine, root: string, io: CliIO): Promise<void> {

@@ -1,28 +1,11 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { FLUX_TYPES, type ResourceType } from '../core/status/fluxKinds';
+import { FLUX_TYPES, type ResourceType } from '../core/kinds';
+import type { KubeJson } from '../core/kubeJson';
 import { classifyError, clusterError, errorForStatus, type ClusterError } from './errors';
-import { fail, ok, type Errorable } from './errorable';
+import { fail, ok, type Result } from '../core/result';
 import { spawningAuth, type LoadedKubeConfig } from './kubeconfig';
-
-/** A Kubernetes object as JSON. */
-export type KubeJson = {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    generation?: number;
-    resourceVersion?: string;
-    annotations?: Record<string, string>;
-    labels?: Record<string, string>;
-    [k: string]: unknown;
-  };
-  spec?: Record<string, unknown>;
-  status?: Record<string, unknown>;
-  [k: string]: unknown;
-};
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -71,7 +54,7 @@ const DEFAULT_AUTH_TIMEOUT_MS = 30_000;
 /**
  * The only way this project talks to a cluster: authentication and TLS come from client-node's
  * KubeConfig (certificates, tokens, exec credential plugins, proxies); requests are plain HTTP with
- * a timeout and an AbortSignal on each, and every result is an Errorable.
+ * a timeout and an AbortSignal on each, and every result is a Result.
  */
 export class ClusterClient {
   readonly kc: KubeConfig;
@@ -80,7 +63,7 @@ export class ClusterClient {
   /** Default namespace of the context. */
   readonly namespace: string;
   private readonly opts: Required<Omit<ClientOptions, 'onRequest'>> & Pick<ClientOptions, 'onRequest'>;
-  private readonly discovery = new Map<string, Promise<Errorable<ResourceType[]>>>();
+  private readonly discovery = new Map<string, Promise<Result<ResourceType[], ClusterError>>>();
 
   constructor(loaded: Pick<LoadedKubeConfig, 'kc' | 'context'> & Partial<Pick<LoadedKubeConfig, 'namespace'>>, opts: ClientOptions = {}) {
     this.kc = loaded.kc;
@@ -102,15 +85,15 @@ export class ClusterClient {
   }
 
   /** GET /version: the cheapest "can we talk to it, and are we allowed to" check. */
-  async version(opts: CallOptions = {}): Promise<Errorable<{ gitVersion: string }>> {
+  async version(opts: CallOptions = {}): Promise<Result<{ gitVersion: string }, ClusterError>> {
     return this.json<{ gitVersion: string }>('GET', '/version', opts);
   }
 
-  async getObject(type: ResourceId, namespace: string | undefined, name: string, opts: CallOptions = {}): Promise<Errorable<KubeJson>> {
+  async getObject(type: ResourceId, namespace: string | undefined, name: string, opts: CallOptions = {}): Promise<Result<KubeJson, ClusterError>> {
     return this.json<KubeJson>('GET', resourcePath(type, namespace, name), opts);
   }
 
-  async listObjects(group: string, version: string, plural: string, namespace?: string, opts: CallOptions = {}): Promise<Errorable<ListResult>> {
+  async listObjects(group: string, version: string, plural: string, namespace?: string, opts: CallOptions = {}): Promise<Result<ListResult, ClusterError>> {
     const res = await this.json<{ items?: KubeJson[]; metadata?: { resourceVersion?: string } }>(
       'GET',
       resourcePath({ group, version, plural }, namespace),
@@ -121,7 +104,7 @@ export class ClusterClient {
   }
 
   /** JSON merge patch (RFC 7386) of the object. */
-  async mergePatch(type: ResourceId, namespace: string | undefined, name: string, patch: unknown, opts: CallOptions & { fieldManager?: string } = {}): Promise<Errorable<KubeJson>> {
+  async mergePatch(type: ResourceId, namespace: string | undefined, name: string, patch: unknown, opts: CallOptions & { fieldManager?: string } = {}): Promise<Result<KubeJson, ClusterError>> {
     const query = opts.fieldManager ? `?fieldManager=${encodeURIComponent(opts.fieldManager)}` : '';
     return this.json<KubeJson>('PATCH', resourcePath(type, namespace, name) + query, opts, {
       body: JSON.stringify(patch),
@@ -130,7 +113,7 @@ export class ClusterClient {
   }
 
   /** Merge patch of the status subresource. Only tests use this (they play the controller). */
-  async patchStatus(type: ResourceId, namespace: string | undefined, name: string, patch: unknown, opts: CallOptions = {}): Promise<Errorable<KubeJson>> {
+  async patchStatus(type: ResourceId, namespace: string | undefined, name: string, patch: unknown, opts: CallOptions = {}): Promise<Result<KubeJson, ClusterError>> {
     return this.json<KubeJson>('PATCH', resourcePath(type, namespace, name) + '/status', opts, {
       body: JSON.stringify(patch),
       contentType: 'application/merge-patch+json',
@@ -141,7 +124,7 @@ export class ClusterClient {
   async serverSideApply(
     obj: KubeJson,
     apply: { dryRun?: boolean; fieldManager: string; force?: boolean } & CallOptions,
-  ): Promise<Errorable<KubeJson>> {
+  ): Promise<Result<KubeJson, ClusterError>> {
     const apiVersion = obj.apiVersion;
     const kind = obj.kind;
     const name = obj.metadata?.name;
@@ -162,7 +145,7 @@ export class ClusterClient {
    * Resource type (plural, scope) of apiVersion+kind: fixed for Flux kinds, from API discovery
    * (cached per group/version) for everything else.
    */
-  async resourceFor(apiVersion: string, kind: string, opts: CallOptions = {}): Promise<Errorable<ResourceType>> {
+  async resourceFor(apiVersion: string, kind: string, opts: CallOptions = {}): Promise<Result<ResourceType, ClusterError>> {
     const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
     const flux = FLUX_TYPES.find((t) => t.group === group && t.version === version && t.kind === kind);
     if (flux) return ok(flux);
@@ -170,7 +153,7 @@ export class ClusterClient {
     if (!pending) {
       pending = this.discover(group, version, opts);
       this.discovery.set(apiVersion, pending);
-      // discover() never rejects (it returns an Errorable); a failed lookup is forgotten so the next call retries.
+      // discover() never rejects (it returns a Result); a failed lookup is forgotten so the next call retries.
       void pending.then((r) => {
         if (!r.ok) this.discovery.delete(apiVersion);
       });
@@ -181,7 +164,7 @@ export class ClusterClient {
     return t ? ok(t) : fail(clusterError('not-found', `Not found: the cluster has no kind ${kind} in ${apiVersion} (CRD not installed?)`));
   }
 
-  private async discover(group: string, version: string, opts: CallOptions): Promise<Errorable<ResourceType[]>> {
+  private async discover(group: string, version: string, opts: CallOptions): Promise<Result<ResourceType[], ClusterError>> {
     const res = await this.json<{ resources?: Array<{ name: string; kind: string; namespaced: boolean }> }>(
       'GET',
       group ? `/apis/${group}/${version}` : `/api/${version}`,
@@ -199,7 +182,7 @@ export class ClusterClient {
    * One watch request (list+watch style: pass the list's resourceVersion). Resolves when the server
    * closes the stream; `expired` means the resourceVersion is too old and the caller must re-list.
    */
-  async watch(group: string, version: string, plural: string, w: WatchOptions): Promise<Errorable<WatchEnd>> {
+  async watch(group: string, version: string, plural: string, w: WatchOptions): Promise<Result<WatchEnd, ClusterError>> {
     const q = new URLSearchParams({ watch: '1', allowWatchBookmarks: 'true', timeoutSeconds: String(w.timeoutSeconds ?? 300) });
     if (w.resourceVersion) q.set('resourceVersion', w.resourceVersion);
     let lastRv = w.resourceVersion;
@@ -246,7 +229,7 @@ export class ClusterClient {
     return ok({ expired, resourceVersion: lastRv });
   }
 
-  private async json<T>(method: string, path: string, opts: CallOptions, body?: { body: string; contentType: string }): Promise<Errorable<T>> {
+  private async json<T>(method: string, path: string, opts: CallOptions, body?: { body: string; contentType: string }): Promise<Result<T, ClusterError>> {
     const res = await this.send(method, path, { ...opts, ...body });
     if (!res.ok) return res;
     try {
@@ -257,7 +240,7 @@ export class ClusterClient {
   }
 
   /** Authentication options from the kubeconfig (runs an exec plugin when the user has one, with a time limit). */
-  private async auth(signal?: AbortSignal): Promise<Errorable<https.RequestOptions>> {
+  private async auth(signal?: AbortSignal): Promise<Result<https.RequestOptions, ClusterError>> {
     const options: https.RequestOptions = {};
     const plugin = spawningAuth(this.kc.getCurrentUser());
     let timer: NodeJS.Timeout | undefined;
@@ -292,7 +275,7 @@ export class ClusterClient {
     method: string,
     path: string,
     o: CallOptions & { body?: string; contentType?: string; idleTimeoutMs?: number; onChunk?: (chunk: string) => void },
-  ): Promise<Errorable<string>> {
+  ): Promise<Result<string, ClusterError>> {
     if (o.signal?.aborted) return fail(clusterError('cancelled', 'Cancelled'));
     if (!this.server) return fail(clusterError('bad-kubeconfig', `Context ${this.context} has no cluster server`));
     const auth = await this.auth(o.signal);
@@ -319,10 +302,10 @@ export class ClusterClient {
     const mod = url.protocol === 'http:' ? http : https;
     const where = `${method} ${url.pathname}`;
 
-    return new Promise<Errorable<string>>((resolve) => {
+    return new Promise<Result<string, ClusterError>>((resolve) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
-      const finish = (r: Errorable<string>): void => {
+      const finish = (r: Result<string, ClusterError>): void => {
         if (settled) return;
         settled = true;
         if (timer) clearTimeout(timer);

@@ -3,7 +3,9 @@
  * object and server-side apply with dryRun=All, force=true and the controller's field manager.
  * Nothing here can write: the only PATCH it sends carries dryRun=All.
  */
-import type { ApiError, ApiErrorKind, ApiResult, DriftApi, KubeJson, ObjectId } from '../core/drift';
+import type { KubeJson } from '../core/kubeJson';
+import type { ApiError, ApiErrorKind, DriftApi, ObjectId } from '../core/drift';
+import type { Result } from '../core/result';
 import type { ClusterClient } from './client';
 import type { ClusterError } from './errors';
 
@@ -41,7 +43,7 @@ export interface DryRunApiOptions {
 export function clusterDriftApi(client: ClusterClient, opts: DryRunApiOptions = {}): DriftApi {
   const call = (signal?: AbortSignal) => ({ signal, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
   return {
-    async get(id: ObjectId, signal?: AbortSignal): Promise<ApiResult<KubeJson | undefined>> {
+    async get(id: ObjectId, signal?: AbortSignal): Promise<Result<KubeJson | undefined, ApiError>> {
       const type = await client.resourceFor(id.apiVersion, id.kind, call(signal));
       if (!type.ok) return { ok: false, error: toApiError(type.error, type.error.kind === 'not-found' ? 'noKind' : undefined) };
       if (type.value.namespaced && !id.namespace) {
@@ -52,7 +54,7 @@ export function clusterDriftApi(client: ClusterClient, opts: DryRunApiOptions = 
       if (got.error.kind === 'not-found') return { ok: true, value: undefined };
       return { ok: false, error: toApiError(got.error) };
     },
-    async dryRunApply(obj: KubeJson, fieldManager: string, signal?: AbortSignal): Promise<ApiResult<KubeJson>> {
+    async dryRunApply(obj: KubeJson, fieldManager: string, signal?: AbortSignal): Promise<Result<KubeJson, ApiError>> {
       const res = await client.serverSideApply(obj, { dryRun: true, force: true, fieldManager, ...call(signal) });
       if (res.ok) return { ok: true, value: res.value as KubeJson };
       // A kind the cluster does not serve: discovery answers 404 before any PATCH is sent.

@@ -5,16 +5,17 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { parseReleaseJson, type HelmReleaseRecord } from '../core/drift';
-import type { ClusterClient, KubeJson } from './client';
-import { fail, ok, type Errorable } from './errorable';
-import { clusterError } from './errors';
+import type { KubeJson } from '../core/kubeJson';
+import type { ClusterClient } from './client';
+import { fail, ok, type Result } from '../core/result';
+import { clusterError, type ClusterError } from './errors';
 
 /** Releases bigger than this are not inflated (helm's own limit for a Secret is 1 MiB compressed). */
 const MAX_RELEASE_BYTES = 64 * 1024 * 1024;
 const GZIP_MAGIC = [0x1f, 0x8b, 0x08];
 
 /** `data.release` of a storage Secret → release JSON text. */
-export function decodeRelease(secretDataRelease: string): Errorable<string> {
+export function decodeRelease(secretDataRelease: string): Result<string, ClusterError> {
   try {
     const helmEncoded = Buffer.from(secretDataRelease, 'base64').toString('utf8');
     const raw = Buffer.from(helmEncoded, 'base64');
@@ -51,7 +52,7 @@ export async function readReleases(
   storageNamespace: string,
   releaseName: string,
   opts: { signal?: AbortSignal } = {},
-): Promise<Errorable<StoredReleases>> {
+): Promise<Result<StoredReleases, ClusterError>> {
   const list = await client.listObjects('', 'v1', 'secrets', storageNamespace, opts);
   if (!list.ok) return list;
   const records: HelmReleaseRecord[] = [];

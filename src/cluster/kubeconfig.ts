@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KubeConfig, type User } from '@kubernetes/client-node';
-import { clusterError } from './errors';
-import { fail, ok, type Errorable } from './errorable';
+import { clusterError, type ClusterError } from './errors';
+import { fail, ok, type Result } from '../core/result';
 
 export interface KubeConfigOptions {
   /** Setting / `--kubeconfig` override; may list several files like KUBECONFIG. */
@@ -54,7 +54,7 @@ export function kubeconfigFiles(opts: Pick<KubeConfigOptions, 'kubeconfigPath' |
  * the first file to define a cluster/user/context name wins, the first current-context wins.
  * (client-node's own merge throws on duplicate names, which kubectl accepts.)
  */
-export function readKubeConfig(opts: Pick<KubeConfigOptions, 'kubeconfigPath' | 'env'>): Errorable<{ kc: KubeConfig; files: string[] }> {
+export function readKubeConfig(opts: Pick<KubeConfigOptions, 'kubeconfigPath' | 'env'>): Result<{ kc: KubeConfig; files: string[] }, ClusterError> {
   const { files, origin } = kubeconfigFiles(opts);
   const merged = new KubeConfig();
   merged.clusters = [];
@@ -104,7 +104,7 @@ export function spawningAuth(user: User | null | undefined): string | undefined 
 }
 
 /** Merged kubeconfig with a context selected on the in-memory object only (the files are never written). */
-export function loadKubeConfig(opts: KubeConfigOptions): Errorable<LoadedKubeConfig> {
+export function loadKubeConfig(opts: KubeConfigOptions): Result<LoadedKubeConfig, ClusterError> {
   const read = readKubeConfig(opts);
   if (!read.ok) return read;
   const { kc, files } = read.value;

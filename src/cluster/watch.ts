@@ -1,6 +1,7 @@
 import { liveStatusOf, type LiveObjectStatus } from '../core/status/conditions';
-import { FLUX_TYPES, type ResourceType } from '../core/status/fluxKinds';
-import type { ClusterClient, KubeJson } from './client';
+import { FLUX_TYPES, type ResourceType } from '../core/kinds';
+import type { KubeJson } from '../core/kubeJson';
+import type { ClusterClient } from './client';
 import type { ClusterError } from './errors';
 
 export interface WatcherOptions {

@@ -11,7 +11,7 @@ import { quickFixes } from '../core/fixes/index';
 import { definitionAt, documentLinks } from '../core/navigation/definition';
 import { referencesAt } from '../core/navigation/references';
 import { objectAtOffset } from '../core/navigation/locate';
-import { liveValueMarks } from '../core/drift/locate';
+import { liveValueMarks } from '../core/drift/liveValues';
 import type { LiveLookup } from '../core/tree/viewModel';
 import type { WorkspaceHost } from '../core/workspace/host';
 import type { SourceFile } from '../core/yaml/document';
@@ -19,13 +19,13 @@ import { docLine } from '../core/yaml/document';
 import type { Position } from '../core/yaml/lines';
 import { renderHelmRelease, renderKustomization, type RenderOptions } from '../render/index';
 import { treeJson, treeText } from '../core/tree/treeData';
-import type { BuildCache } from './buildCache';
 import { Folder, toEngineDiagnostic } from './folder';
 import { liveLookup, snapshotCache } from './live';
 import { hasSkippedSegment } from './pathFilter';
 import type { EngineDiagnostic, ParseProblem, EngineEvent, EngineSettings, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
 import { isTargetKind, matches, refOfApplied, refOfObject, targetNodes, type TargetNode } from './targets';
 import { TreeIndex } from './tree';
+import type { BuildCache } from './buildCache';
 import { folderGraph, graphLive, selectionOf, selectionOfTreeNode } from './graph';
 
 export interface EngineOptions {
@@ -35,11 +35,14 @@ export interface EngineOptions {
   buildOptions?: (root: string, settings: EngineSettings) => BuildOptions;
   /** Quiet period after an input before `changed`/`diagnostics` are sent; 0 sends at once. */
   debounceMs?: number;
+  /** The build cache of a folder (e.g. persisted under `settings.storageDir`); none: the folder keeps its builds in memory. */
+  buildCache?: (root: string, settings: EngineSettings, roots: readonly string[], log: (message: string) => void) => (BuildCache & { dispose(): void }) | undefined;
   /**
-   * Build every cluster from its root down (refine.ts): Kustomizations are rendered and the model
-   * rebuilt from their builds; diagnostics are sent once that is done. Absent: the static reading only.
+   * Build every cluster from its root down (refine.ts): Kustomizations are rendered (builds kept in
+   * the folder's build cache) and the model rebuilt from them; diagnostics are sent once that is
+   * done. False: the static reading only.
    */
-  builds?: { cache?: (root: string) => BuildCache };
+  builds?: boolean;
 }
 
 type Handler<M extends EngineMethod> = (params: ParamsOf<M>, signal: AbortSignal) => ResultOf<M> | Promise<ResultOf<M>>;
@@ -53,6 +56,7 @@ export class Engine {
   private readonly listeners: ((e: EngineEvent) => void)[] = [];
   private pending: ReturnType<typeof setTimeout> | undefined;
   private readonly host: WorkspaceHost;
+  private caches = new Map<string, BuildCache & { dispose(): void }>();
 
   constructor(private readonly options: EngineOptions) {
     // Counts reads so the first index can report progress.
@@ -111,8 +115,12 @@ export class Engine {
     this.indexing = true;
     this.filesRead = 0;
     this.emit({ type: 'status', status: this.status() });
-    const builds = this.options.builds;
-    this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, builds && { cache: builds.cache?.(root) }));
+    this.disposeCaches();
+    for (const root of roots) {
+      const cache = this.options.buildCache?.(root, settings, roots, (m) => this.log(m));
+      if (cache) this.caches.set(root, cache);
+    }
+    this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root) } : undefined));
     for (const f of this.folders) f.model();
     this.indexing = false;
     this.flush();
@@ -207,6 +215,17 @@ export class Engine {
   dispose(): void {
     if (this.pending) clearTimeout(this.pending);
     this.pending = undefined;
+    this.disposeCaches();
+  }
+
+  /** The build cache of an open folder, when the engine was given one (see EngineOptions.buildCache). */
+  buildCache(root: string): BuildCache | undefined {
+    return this.caches.get(root);
+  }
+
+  private disposeCaches(): void {
+    for (const c of this.caches.values()) c.dispose();
+    this.caches.clear();
   }
 
   // --- requests ----------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  */
 import type { RepoModel } from '../core/model/graph';
 import type { LiveObjectStatus } from '../core/status/conditions';
-import { FLUX_TYPES } from '../core/status/fluxKinds';
+import { FLUX_TYPES } from '../core/kinds';
 import type { LiveLookup } from '../core/tree/viewModel';
 import { namespaceOf } from './targets';
 

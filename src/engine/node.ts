@@ -3,6 +3,8 @@ import type { BuildOptions } from '../core/model/graph';
 import { diskHost, gitCheckout, gitRemotes } from '../node/fsHost';
 import { Engine } from './engine';
 import type { EngineSettings } from './protocol';
+import { buildCacheDir, buildCacheVersion, PersistentBuildCache } from './persistentBuildCache';
+import { wasmDir } from './wasm/host';
 
 /** Model options for a folder on disk: its Git remotes and checkout, the editor's settings, node's sha256. */
 export function diskBuildOptions(root: string, settings: EngineSettings = {}): BuildOptions {
@@ -14,9 +16,15 @@ export function diskBuildOptions(root: string, settings: EngineSettings = {}): B
   };
 }
 
+/** Builds persisted under the editor's (or the CLI's) storage directory, when it gave one. */
+function persistentCache(root: string, settings: EngineSettings, roots: readonly string[], log: (m: string) => void): PersistentBuildCache | undefined {
+  if (!settings.storageDir) return undefined;
+  return PersistentBuildCache.open({ dir: buildCacheDir(settings.storageDir, root), version: buildCacheVersion(wasmDir()), workspaceRoots: roots, log });
+}
+
 /** An engine over the disk (worker and CLI), building every cluster from its root down. */
 export function nodeEngine(options: { debounceMs?: number } = {}): Engine {
-  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, builds: {} });
+  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, buildCache: persistentCache, builds: true });
 }
 
 /**

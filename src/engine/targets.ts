@@ -5,7 +5,7 @@
  */
 import { DEFAULT_NAMESPACE, type AppliedObject, type HelmReleaseNode, type KustomizationNode, type RepoModel } from '../core/model/graph';
 import type { KubeObject } from '../core/model/objects';
-import { kindFromAlias } from '../core/status/fluxKinds';
+import { kindFromAlias } from '../core/kinds';
 import type { ObjectRef, TargetRef } from './protocol';
 
 /** Kinds that can be rendered, drift-previewed and reconciled from the editor. */

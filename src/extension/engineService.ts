@@ -28,7 +28,12 @@ export class EngineService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private watchers: vscode.Disposable[] = [];
 
-  constructor(workerScript: string, output: vscode.OutputChannel) {
+  /** `storageDir`: VS Code's storage of this workspace (context.storageUri), where the engine persists builds. */
+  constructor(
+    workerScript: string,
+    output: vscode.OutputChannel,
+    private readonly storageDir?: string,
+  ) {
     this.client = new EngineClient(workerTransport(workerScript));
     this.client.onChanged(() => this.changed.fire());
     this.client.onStatus((s) => this.statusEmitter.fire(s));
@@ -70,7 +75,7 @@ export class EngineService implements vscode.Disposable {
       const onFile = (uri: vscode.Uri) => this.client.filesChanged([toPosix(uri.fsPath)]);
       return vscode.Disposable.from(watcher, watcher.onDidCreate(onFile), watcher.onDidChange(onFile), watcher.onDidDelete(onFile));
     });
-    this.client.open(roots, { sourceRoots: sourceRootsSetting() });
+    this.client.open(roots, { sourceRoots: sourceRootsSetting(), ...(this.storageDir ? { storageDir: toPosix(this.storageDir) } : {}) });
     // Buffers already open and modified before activation.
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme === 'file' && doc.isDirty) this.client.buffer(toPosix(doc.uri.fsPath), doc.getText());

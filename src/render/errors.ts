@@ -1,3 +1,5 @@
+import { fail as failWith, ok, type Result } from '../core/result';
+
 /**
  * Why a render failed, classified so the UI and the CLI can say exactly what to do
  * ("install kustomize", "this entry is remote", "variable X is not set") instead of a stack.
@@ -26,13 +28,15 @@ export interface RenderError {
   stderr?: string;
 }
 
-/** Same shape as `src/cluster/errorable.ts`: callers branch on `ok` instead of catching. */
-export type Errorable<T> = { ok: true; value: T } | { ok: false; error: RenderError };
+/**
+ * `Result<T, RenderError>`, still spelled this way by src/render/kustomize.ts only (rewritten in
+ * parallel); everything else names the Result.
+ */
+export type Errorable<T> = Result<T, RenderError>;
 
-export function ok<T>(value: T): Errorable<T> {
-  return { ok: true, value };
-}
+export { ok };
 
-export function fail<T = never>(kind: RenderErrorKind, message: string, stderr?: string): Errorable<T> {
-  return { ok: false, error: stderr === undefined ? { kind, message } : { kind, message, stderr } };
+/** A failed render of the given kind. */
+export function fail(kind: RenderErrorKind, message: string, stderr?: string): Result<never, RenderError> {
+  return failWith(stderr === undefined ? { kind, message } : { kind, message, stderr });
 }

@@ -6,7 +6,8 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fail, ok, type Errorable } from './errors';
+import type { Result } from '../core/result';
+import { fail, ok, type RenderError } from './errors';
 
 export interface RunOptions {
   cwd?: string;
@@ -48,7 +49,7 @@ export interface RunOutput {
 
 const MAX_OUTPUT = 256 * 1024 * 1024;
 
-export function runProcess(bin: string, args: readonly string[], opts: RunOptions): Promise<Errorable<RunOutput>> {
+export function runProcess(bin: string, args: readonly string[], opts: RunOptions): Promise<Result<RunOutput, RenderError>> {
   const label = `${path.basename(bin)} ${args[0] ?? ''}`.trim();
   return new Promise((resolve) => {
     if (opts.signal?.aborted) {
@@ -104,7 +105,7 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): 
 
 export const HELM_INSTALL_HINT = 'Pulling charts from HelmRepository and OCIRepository sources needs helm v3: install it (https://helm.sh/docs/intro/install/, or `go install helm.sh/helm/v3/cmd/helm@latest`) or set gitopsPreview.helmPath.';
 
-export function resolveHelm(opts: { helmBin?: string; env?: NodeJS.ProcessEnv }): Errorable<string> {
+export function resolveHelm(opts: { helmBin?: string; env?: NodeJS.ProcessEnv }): Result<string, RenderError> {
   const env = opts.env ?? process.env;
   if (opts.helmBin) {
     if (isExecutable(opts.helmBin)) return ok(opts.helmBin);

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { SourceTree } from '../core/render/confine';
+import type { SourceTree } from '../core/flux/confine';
 import type { MemFile } from '../engine/wasm/protocol';
 import type { SourceView } from '../core/model/view';
 import type { Workspace } from '../core/workspace/workspace';

@@ -18,11 +18,12 @@ import { asArray, asRecord, asString } from '../core/model/objects';
 import { findSource } from '../core/model/sources';
 import { clampVirtual, normalizeVirtual, type SourceView } from '../core/model/view';
 import { kubeVersionProblem } from '../core/flux/validation';
-import { describeLocated, helmReleaseValueProblems } from '../core/render/helmInputs';
-import { helmReleaseValues, mergeMaps } from '../core/render/helmValues';
-import { maskSops } from '../core/render/mask';
-import { setCommonMetadata } from '../core/render/postbuild';
-import { fail, ok, type Errorable } from './errors';
+import { describeLocated, helmReleaseValueProblems } from '../core/flux/helmInputs';
+import { helmReleaseValues, mergeMaps } from '../core/flux/helmValues';
+import { maskSops } from '../core/flux/mask';
+import { setCommonMetadata } from '../core/flux/postbuild';
+import type { Result } from '../core/result';
+import { fail, ok, type RenderError } from './errors';
 import { resolveHelm, runProcess } from './exec';
 import { diskDirFiles, InputBudget, removeDir } from './files';
 import { DEFAULT_TIMEOUT_MS } from './kustomize';
@@ -58,7 +59,7 @@ function sourceViewOf(model: RepoModel, hr: HelmReleaseNode, kind: string, name:
   return undefined;
 }
 
-function locateChart(model: RepoModel, hr: HelmReleaseNode): Errorable<ChartLocation> {
+function locateChart(model: RepoModel, hr: HelmReleaseNode): Result<ChartLocation, RenderError> {
   const label = hrLabel(hr);
   const spec = asRecord(hr.applied.object.body.spec) ?? {};
   const ref = hr.chartSourceRef;
@@ -106,7 +107,7 @@ function locateChart(model: RepoModel, hr: HelmReleaseNode): Errorable<ChartLoca
  * The chart folder in the cache (keyed by reference and version), reused when present; otherwise
  * `helm pull --untar` into it, which needs the helm binary and a trusted workspace.
  */
-async function pullChart(loc: Extract<ChartLocation, { kind: 'pull' }>, opts: RenderOptions, label: string): Promise<Errorable<string>> {
+async function pullChart(loc: Extract<ChartLocation, { kind: 'pull' }>, opts: RenderOptions, label: string): Promise<Result<string, RenderError>> {
   const cache = opts.cacheDir ?? defaultChartCache();
   const key = createHash('sha256').update(`${loc.repo ?? ''}|${loc.ref}|${loc.version ?? ''}`).digest('hex').slice(0, 16);
   const dest = path.join(cache, key);
@@ -150,7 +151,7 @@ function chartDirIn(dir: string): string | undefined {
  * source-controller's `valuesFiles`: their merge replaces the chart's default values (values.yaml
  * counts only when listed). Local charts resolve them in the source, pulled ones in the chart.
  */
-function mergedValuesFiles(files: string[], ignoreMissing: boolean, read: (p: string) => string | undefined, label: string): Errorable<Record<string, any>> {
+function mergedValuesFiles(files: string[], ignoreMissing: boolean, read: (p: string) => string | undefined, label: string): Result<Record<string, any>, RenderError> {
   let merged: Record<string, any> = {};
   for (const f of files) {
     const text = read(f);
@@ -167,7 +168,7 @@ function mergedValuesFiles(files: string[], ignoreMissing: boolean, read: (p: st
   return ok(merged);
 }
 
-export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNode, opts: RenderOptions): Promise<Errorable<HelmRenderResult>> {
+export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNode, opts: RenderOptions): Promise<Result<HelmRenderResult, RenderError>> {
   const label = hrLabel(hr);
   const spec = asRecord(hr.applied.object.body.spec) ?? {};
   const namespace = hr.targetNamespace;
@@ -285,7 +286,7 @@ function sourceComment(comment: string, loc: ChartLocation): RenderedObject['ori
 }
 
 /** helm-controller's Kustomize post-renderer: patches and images over the rendered manifest. */
-async function kustomizePostRender(manifest: string, renderers: Record<string, any>[], opts: RenderOptions, label: string): Promise<Errorable<string>> {
+async function kustomizePostRender(manifest: string, renderers: Record<string, any>[], opts: RenderOptions, label: string): Promise<Result<string, RenderError>> {
   let current = manifest;
   for (const [i, r] of renderers.entries()) {
     const k: Record<string, unknown> = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['all.yaml'] };

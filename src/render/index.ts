@@ -12,22 +12,23 @@
  * Only pulling a chart that is not cached runs a process (helm), never when `opts.allowProcesses` is false.
  */
 import type { HelmReleaseNode, KustomizationNode, RepoModel } from '../core/model/graph';
-import type { Errorable } from './errors';
+import type { Result } from '../core/result';
+import type { RenderError } from './errors';
 import type { HelmRenderResult, RenderOptions, RenderResult } from './types';
 import { renderKustomizationImpl } from './kustomize';
 import { renderHelmReleaseImpl } from './helm';
 
-export type { Errorable, RenderError, RenderErrorKind } from './errors';
+export type { RenderError, RenderErrorKind } from './errors';
 export type { RenderedObject, RenderOptions, RenderResult, HelmRenderResult } from './types';
-export { maskSecrets, toManifest } from '../core/render/mask';
-export { OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL } from '../core/render/postbuild';
+export { maskSecrets, toManifest } from '../core/flux/mask';
+export { OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL } from '../core/flux/postbuild';
 
 /** What kustomize-controller would apply for `ks` (objects in kustomize's output order). */
-export function renderKustomization(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Errorable<RenderResult>> {
+export function renderKustomization(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Result<RenderResult, RenderError>> {
   return renderKustomizationImpl(model, ks, opts);
 }
 
 /** What helm-controller would install for `hr` (the manifests of `helm template`, hooks excluded). */
-export function renderHelmRelease(model: RepoModel, hr: HelmReleaseNode, opts: RenderOptions): Promise<Errorable<HelmRenderResult>> {
+export function renderHelmRelease(model: RepoModel, hr: HelmReleaseNode, opts: RenderOptions): Promise<Result<HelmRenderResult, RenderError>> {
   return renderHelmReleaseImpl(model, hr, opts);
 }

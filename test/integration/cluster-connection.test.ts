@@ -11,7 +11,7 @@ import YAML from 'yaml';
 import { getTestCluster, type TestCluster } from '../cluster/harness';
 import { ClusterClient } from '../../src/cluster/client';
 import { loadKubeConfig } from '../../src/cluster/kubeconfig';
-import { fluxType } from '../../src/core/status/fluxKinds';
+import { fluxType } from '../../src/core/kinds';
 import { createFlux, createNamespace, clientFor, uniqueName } from './cluster-helpers';
 
 type Kubeconfig = {

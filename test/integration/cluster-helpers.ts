@@ -4,11 +4,12 @@
  * answers reconcile requests through the status subresource, as kustomize/helm/source-controller do.
  */
 import * as crypto from 'node:crypto';
-import { ClusterClient, type KubeJson } from '../../src/cluster/client';
+import type { KubeJson } from '../../src/core/kubeJson';
+import { ClusterClient } from '../../src/cluster/client';
 import { loadKubeConfig } from '../../src/cluster/kubeconfig';
-import { fluxType } from '../../src/core/status/fluxKinds';
+import { fluxType } from '../../src/core/kinds';
 import { REQUESTED_AT } from '../../src/core/status/requests';
-import type { ObjectKey } from '../../src/cluster/reconcile';
+import type { ObjectKey } from '../../src/workflows/reconcile';
 
 export function clientFor(kubeconfig: string, userAgent: string, onRequest?: (method: string, path: string, body?: string) => void): ClusterClient {
   const loaded = loadKubeConfig({ kubeconfigPath: kubeconfig, env: {} });

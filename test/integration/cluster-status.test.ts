@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { getTestCluster, kubeRequest, readAuditLog, type AuditEvent, type TestCluster } from '../cluster/harness';
 import type { ClusterClient } from '../../src/cluster/client';
 import { FluxStatusWatcher } from '../../src/cluster/watch';
-import { FLUX_TYPES, fluxType } from '../../src/core/status/fluxKinds';
+import { FLUX_TYPES, fluxType } from '../../src/core/kinds';
 import { liveLookup } from '../../src/engine/live';
 import { Repo } from '../../src/core/repo';
 import type { RepoModel } from '../../src/core/model/graph';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { helmDesiredVsDeployed } from '../../src/cluster/driftRun';
+import { helmDesiredVsDeployed } from '../../src/workflows/drift';
 import { Repo } from '../../src/core/repo';
 import { diskHost } from '../../src/node/fsHost';
 import { renderHelmRelease, toManifest } from '../../src/render';

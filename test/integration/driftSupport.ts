@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { ClusterClient } from '../../src/cluster/client';
 import { loadKubeConfig } from '../../src/cluster/kubeconfig';
 import { encodeRelease } from '../../src/cluster/helmStorage';
-import type { DriftRunContext } from '../../src/cluster/driftRun';
+import type { DriftRunContext } from '../../src/workflows/drift';
 import type { Engine } from '../../src/engine/engine';
 import type { RenderParams } from '../../src/engine/protocol';
 import { kubeRequest, type TestCluster } from '../cluster/harness';

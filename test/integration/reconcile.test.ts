@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { getTestCluster, readAuditLog, type AuditEvent, type TestCluster } from '../cluster/harness';
 import type { ClusterClient } from '../../src/cluster/client';
-import { exitCodeOf, runAction, type ObjectKey } from '../../src/cluster/reconcile';
+import { exitCodeOf, runAction, type ObjectKey } from '../../src/workflows/reconcile';
 import { FORCE_AT, REQUESTED_AT, RESET_AT } from '../../src/core/status/requests';
-import { fluxType } from '../../src/core/status/fluxKinds';
+import { fluxType } from '../../src/core/kinds';
 import { runCli } from '../../src/cli/main';
 import { clientFor, createFlux, createNamespace, fakeController, uniqueName, writeStatus } from './cluster-helpers';
 

@@ -20,7 +20,7 @@ import type { KustomizationNode, RepoModel } from '../../src/core/model/graph';
 import { asRecord } from '../../src/core/model/objects';
 import { renderHelmRelease, renderKustomization, OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL, type RenderOptions } from '../../src/render/index';
 import { kustomizationInputsProblem } from '../../src/render/kustomize';
-import { postBuildVariables, substitutionDisabled } from '../../src/core/render/postbuild';
+import { postBuildVariables, substitutionDisabled } from '../../src/core/flux/postbuild';
 import { substituteVariables } from '../../src/core/substitution/evaluate';
 import { runCli } from '../../src/cli/main';
 import { renderTools } from './tools';

@@ -1,6 +1,6 @@
 import { stringify as stringifyYaml } from 'yaml';
 import { relativePath } from '../../core/tree/treeData';
-import { maskSecrets, toManifest } from '../../core/render/mask';
+import { maskSecrets, toManifest } from '../../core/flux/mask';
 import type { Engine } from '../../engine/engine';
 import type { RenderedObject, TargetRef } from '../../engine/protocol';
 import { targetKind, type TargetKind } from '../../engine/targets';

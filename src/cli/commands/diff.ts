@@ -1,8 +1,7 @@
-import { ClusterClient } from '../../cluster/client';
-import { driftHelmRelease, driftKustomization, helmDesiredVsDeployed, type DriftOutcome, type DriftRunContext } from '../../cluster/driftRun';
-import { loadKubeConfig } from '../../cluster/kubeconfig';
+import { engineDriftContext, previewDrift, type HelmDriftMode } from '../../workflows/drift';
 import { counts, hasDrift, reportJson, reportText, type DriftReport } from '../../core/drift';
 import { targetKind } from '../../engine/targets';
+import { clusterClient, interruptible } from '../cluster';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
 import { openWorkspace, reportParseErrors } from '../workspace';
 import { pickTarget } from './build';
@@ -42,35 +41,22 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   const subject = await engine.request('driftSubject', { target });
   if (!subject) throw new UsageError(`${kind} ${namespace}/${name} is not in the workspace`);
 
-  const loaded = loadKubeConfig({ kubeconfigPath: flags.kubeconfig as string | undefined, context: flags.context as string | undefined, env: io.env, allowExec: true });
-  if (!loaded.ok) {
-    io.stderr(`gitops-preview diff: ${loaded.error.message}\n`);
+  const client = clusterClient(flags, io);
+  if (!client.ok) {
+    io.stderr(`gitops-preview diff: ${client.error.message}\n`);
     return EXIT_USAGE;
   }
-  const client = new ClusterClient(loaded.value, { userAgent: 'gitops-preview-cli' });
-  const abort = new AbortController();
-  const onSigint = () => abort.abort();
-  process.once('SIGINT', onSigint);
-  const ctx: DriftRunContext = {
-    subject,
-    client,
-    render: (signal) => engine.request('render', { target, allowProcesses: true, helmBin: io.env.HELM_BIN, env: io.env }, signal),
-    isNamespaced: (types) => engine.request('isNamespaced', { root, types }),
-    signal: abort.signal,
-    concurrency,
-    onPhase: format === 'text' ? (m) => io.stderr(`◎ ${m}\n`) : undefined,
-  };
-
-  const outcomes: Array<{ title?: string; outcome: DriftOutcome }> = [];
-  try {
-    if (kind === 'Kustomization') outcomes.push({ outcome: await driftKustomization(ctx) });
-    else {
-      if (mode !== 'desired') outcomes.push({ title: 'live drift (helm-controller drift detection)', outcome: await driftHelmRelease(ctx) });
-      if (mode !== 'live') outcomes.push({ title: 'desired vs deployed (local render against the release in Helm storage)', outcome: await helmDesiredVsDeployed(ctx) });
-    }
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-  }
+  const outcomes = await interruptible((signal) =>
+    previewDrift(
+      engineDriftContext(
+        engine,
+        target,
+        { allowProcesses: true, helmBin: io.env.HELM_BIN, env: io.env },
+        { subject, client: client.value, signal, concurrency, onPhase: format === 'text' ? (m) => io.stderr(`◎ ${m}\n`) : undefined },
+      ),
+      mode as HelmDriftMode,
+    ),
+  );
 
   let exit = EXIT_OK;
   const reports: DriftReport[] = [];
@@ -81,7 +67,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
       continue;
     }
     reports.push(outcome.value);
-    if (format === 'text') io.stdout(`${title && outcomes.length > 1 ? `# ${title}\n` : ''}${reportText(outcome.value)}`);
+    if (format === 'text') io.stdout(`${outcomes.length > 1 ? `# ${title}\n` : ''}${reportText(outcome.value)}`);
     const c = counts(outcome.value.entries);
     if (c.error > 0 || outcome.value.cancelled) exit = EXIT_USAGE;
     else if (exit === EXIT_OK && hasDrift(outcome.value)) exit = EXIT_FINDINGS;

@@ -1,9 +1,7 @@
-import { ClusterClient } from '../../cluster/client';
-import { loadKubeConfig } from '../../cluster/kubeconfig';
-import { exitCodeOf, runAction, type ActionResult } from '../../cluster/reconcile';
-import type { Errorable } from '../../cluster/errorable';
-import { fluxType, kindFromAlias } from '../../core/status/fluxKinds';
+import { exitCodeOf, runAction } from '../../workflows/reconcile';
+import { fluxType, kindFromAlias } from '../../core/kinds';
 import type { WriteAction } from '../../core/status/requests';
+import { clusterClient, interruptible } from '../cluster';
 import { parseArgs, UsageError, type CliIO } from '../io';
 
 /** Go-style duration ("5m", "90s", "1m30s", "500ms", "2h") in milliseconds. */
@@ -51,35 +49,22 @@ async function run(verb: 'reconcile' | 'suspend' | 'resume', args: string[], io:
   const timeoutMs = parseDuration((flags.timeout as string | undefined) ?? '5m');
   const pollMs = flags['poll-interval'] ? parseDuration(flags['poll-interval'] as string) : 1000;
 
-  const loaded = loadKubeConfig({
-    kubeconfigPath: flags.kubeconfig as string | undefined,
-    context: flags.context as string | undefined,
-    env: io.env,
-    allowExec: true,
-  });
-  if (!loaded.ok) {
-    io.stderr(`gitops-preview ${verb}: ${loaded.error.message}\n`);
+  const client = clusterClient(flags, io);
+  if (!client.ok) {
+    io.stderr(`gitops-preview ${verb}: ${client.error.message}\n`);
     return 2;
   }
-  const client = new ClusterClient(loaded.value, { userAgent: 'gitops-preview-cli' });
   const namespace = (flags.namespace as string | undefined) ?? 'flux-system';
-
-  const abort = new AbortController();
   // Ctrl-C stops waiting (the request already written stays); the result says so.
-  const onSigint = () => abort.abort();
-  process.once('SIGINT', onSigint);
-  let result: Errorable<ActionResult>;
-  try {
-    result = await runAction(client, { kind, namespace, name }, action, {
+  const result = await interruptible((signal) =>
+    runAction(client.value, { kind, namespace, name }, action, {
       withSource: !!flags['with-source'],
       timeoutMs,
       pollMs,
-      signal: abort.signal,
+      signal,
       onProgress: (m) => io.stderr(`► ${m}\n`),
-    });
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-  }
+    }),
+  );
   if (!result.ok) {
     io.stderr(`gitops-preview ${verb}: ${result.error.message}\n`);
     return 2;

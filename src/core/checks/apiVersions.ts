@@ -1,23 +1,7 @@
-import { fluxGroupOf, groupOf, versionOf, type FluxKind } from '../model/kinds';
+import { fluxGroupOf, groupOf, SERVED_VERSIONS, versionOf } from '../kinds';
 import type { CheckContext } from './context';
 import { fluxVersionOf, type FluxVersion } from '../model/fluxVersion';
 import type { KubeObject } from '../model/objects';
-
-/**
- * API versions served by the Flux 2.8 controllers (kustomize-controller v1.9, helm-controller v1.6,
- * source-controller v1.9), from their CRDs' `served: true` versions. Embedded because the extension
- * cannot read CRDs at runtime; a unit test compares it with `../shared/flux-crds`.
- */
-export const SERVED_VERSIONS: Partial<Record<FluxKind, readonly string[]>> = {
-  Kustomization: ['v1'],
-  HelmRelease: ['v2'],
-  GitRepository: ['v1'],
-  OCIRepository: ['v1'],
-  HelmRepository: ['v1'],
-  HelmChart: ['v1'],
-  Bucket: ['v1'],
-  ExternalArtifact: ['v1'],
-};
 
 /** The Flux minor release that stopped serving a version (`group/version`); absent ones are long gone. */
 export const REMOVED_IN: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import type { ClusterModel, KustomizationNode } from '../model/graph';
-import { groupOf } from '../model/kinds';
+import { groupOf } from '../kinds';
 import { asArray, asRecord, asString } from '../model/objects';
 import type { CheckContext } from './context';
 import type { FixHint } from './types';

@@ -6,13 +6,12 @@ import { checkCrdOrder } from './crdOrder';
 import { checkDependsOn } from './dependsOn';
 import { checkDuplicates } from './duplicates';
 import { checkPaths } from './paths';
-import { checkSources } from './sources';
+import { checkSources } from './sourceRefs';
 import { checkSubstitutions } from './substitution';
 import { checkSyntax } from './syntax';
 import type { Diagnostic } from './types';
 
 export * from './types';
-export { SERVED_VERSIONS } from './apiVersions';
 export { KNOWN_CHARTS } from './knownCharts';
 
 const RULE_SETS: [string, (ctx: CheckContext) => void][] = [

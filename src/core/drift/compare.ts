@@ -4,7 +4,8 @@
  * everything outside metadata and status must be equal; helm-controller (ssa/jsondiff): labels and
  * annotations the chart adds or changes count, ones only the cluster has do not.
  */
-import { isRecord, type FieldChange, type KubeJson, type PathSegment } from './types';
+import type { KubeJson } from '../kubeJson';
+import { isRecord, type FieldChange, type PathSegment } from './types';
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

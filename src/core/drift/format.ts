@@ -2,7 +2,8 @@
 import { createTwoFilesPatch } from 'diff';
 import { stringify } from 'yaml';
 import { formatPointer } from './jsonPointer';
-import { counts, type DriftEntry, type DriftReport, type KubeJson } from './types';
+import type { KubeJson } from '../kubeJson';
+import { counts, type DriftEntry, type DriftReport } from './types';
 
 export function toYaml(obj: KubeJson | undefined): string {
   return obj ? stringify(obj, { lineWidth: 0, aliasDuplicateObjects: false }) : '';

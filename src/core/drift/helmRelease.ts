@@ -3,8 +3,10 @@
  * decoded — decoding is in src/cluster/helmStorage.ts because it needs gzip) and the objects of
  * their manifest, prepared the way helm-controller's drift detection prepares them.
  */
+import type { Result } from '../result';
 import { parseAllDocuments } from 'yaml';
-import { isRecord, type KubeJson } from './types';
+import type { KubeJson } from '../kubeJson';
+import { isRecord } from './types';
 
 export interface HelmReleaseRecord {
   readonly name: string;
@@ -17,9 +19,7 @@ export interface HelmReleaseRecord {
   readonly chartVersion?: string;
 }
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
-
-export function parseReleaseJson(json: string, where: string): Parsed<HelmReleaseRecord> {
+export function parseReleaseJson(json: string, where: string): Result<HelmReleaseRecord, string> {
   let v: unknown;
   try {
     v = JSON.parse(json);

@@ -5,7 +5,7 @@
 import { parsePointer, removeAtPointer } from './jsonPointer';
 import { compileSelector, type CompiledSelector, type Selector } from './selector';
 import { asRules } from './specRules';
-import type { KubeJson } from './types';
+import type { KubeJson } from '../kubeJson';
 
 export interface IgnoreRule {
   paths: string[];

@@ -1,12 +1,12 @@
 export * from './types';
-export { runDrift, isImmutable, DEFAULT_CONCURRENCY, type DriftApi, type DriftRunOptions } from './engine';
+export { runDrift, isImmutable, DEFAULT_CONCURRENCY, type DriftApi, type DriftRunOptions } from './run';
 export { compareManifests } from './manifestDiff';
 export { withKustomizationMetadata, kustomizationIgnoreRules, pruneEnabled } from './kustomization';
 export { helmIgnoreRules, compileIgnoreRules, type IgnoreRule } from './ignore';
 export { parseReleaseJson, pickDeployed, manifestObjects, prepareHelmObject, type HelmReleaseRecord } from './helmRelease';
 export { reportText, reportJson, summaryLine, lensSummary, entryDiff, toYaml } from './format';
-export { MASK, MASK_AFTER, MASK_BEFORE, maskSecretPair, scrubSecretValues } from './mask';
+export { MASK_AFTER, MASK_BEFORE, maskSecretPair, scrubSecretValues } from './mask';
 export { normalizeDesired, withoutNoise } from './normalize';
 export { fieldChanges, kustomizeDrifted, helmDrifted, deepEqual } from './compare';
 export { inventoryOf, staleEntries, parseInventoryId, inventoryId } from './inventory';
-export { liveValueMarks, formatLiveValue, type LiveValueMark } from './locate';
+export { liveValueMarks, formatLiveValue, type LiveValueMark } from './liveValues';

@@ -2,7 +2,9 @@
  * kustomize-controller's inventory (`status.inventory.entries[]`): `id` is
  * `<namespace>_<name>_<group>_<kind>` (cli-utils ObjMetadata; `:` in names written as `__`), `v` the version.
  */
-import { groupOf, isRecord, type KubeJson, type ObjectId } from './types';
+import type { KubeJson } from '../kubeJson';
+import { groupOf } from '../kinds';
+import { isRecord, type ObjectId } from './types';
 
 export interface InventoryEntry {
   readonly namespace: string;

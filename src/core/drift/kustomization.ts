@@ -2,7 +2,8 @@
 import { KS_GROUP } from './metadata';
 import { asRules } from './specRules';
 import type { IgnoreRule } from './ignore';
-import { isRecord, type DesiredObject, type KubeJson } from './types';
+import type { KubeJson } from '../kubeJson';
+import { isRecord, type DesiredObject } from './types';
 
 /**
  * Owner labels (`kustomize.toolkit.fluxcd.io/name|namespace`) and `spec.commonMetadata`, as flux

@@ -4,7 +4,8 @@
  */
 import { deepEqual, fieldChanges } from './compare';
 import { isSecret, maskSecretPair } from './mask';
-import { idOf, subjectOf, type DriftEntry, type DriftReport, type DriftTarget, type KubeJson } from './types';
+import type { KubeJson } from '../kubeJson';
+import { idOf, subjectOf, type DriftEntry, type DriftReport, type DriftTarget } from './types';
 import { withoutNoise } from './normalize';
 
 export function compareManifests(

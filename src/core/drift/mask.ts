@@ -3,12 +3,13 @@
  * both, `*** (before)` / `*** (after)` for values that differ (fluxcd/pkg ssa SanitizeUnstructuredData
  * and jsondiff MaskSecretPatchData).
  */
+import { MASK } from '../flux/mask';
 import { fromBase64Utf8 } from './normalize';
-import { isRecord, type KubeJson } from './types';
+import type { KubeJson } from '../kubeJson';
+import { isRecord } from './types';
 
-export const MASK = '***';
-export const MASK_BEFORE = '*** (before)';
-export const MASK_AFTER = '*** (after)';
+export const MASK_BEFORE = `${MASK} (before)`;
+export const MASK_AFTER = `${MASK} (after)`;
 
 const SECRET_FIELDS = ['data', 'stringData'] as const;
 /** kubectl's client-side-apply annotation holds the whole Secret, values included. */

@@ -1,5 +1,6 @@
 /** Label/annotation switches Flux reads on objects it applies. */
-import { isRecord, type KubeJson } from './types';
+import type { KubeJson } from '../kubeJson';
+import { isRecord } from './types';
 
 export const KS_GROUP = 'kustomize.toolkit.fluxcd.io';
 export const RECONCILE_KEY = `${KS_GROUP}/reconcile`;

@@ -2,7 +2,8 @@
  * Normalisation as Flux does it before a dry-run (fluxcd/pkg ssa/normalize) and the metadata noise
  * it ignores when showing a diff.
  */
-import { clone, isRecord, type KubeJson } from './types';
+import type { KubeJson } from '../kubeJson';
+import { clone, isRecord } from './types';
 
 const POD_TEMPLATE_PATHS: Record<string, string[][]> = {
   Pod: [['spec']],

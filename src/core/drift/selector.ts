@@ -3,7 +3,10 @@
  * `spec.ignore`): regular expressions anchored at both ends, plus Kubernetes label-selector
  * expressions for labels and annotations (fluxcd/pkg ssa/jsondiff selector.go).
  */
-import { groupOf, isRecord, versionOf, type KubeJson } from './types';
+import type { KubeJson } from '../kubeJson';
+import { groupOf } from '../kinds';
+import { versionOf } from '../kinds';
+import { isRecord } from './types';
 
 export interface Selector {
   group?: string;

@@ -1,5 +1,4 @@
-/** A Kubernetes object as JSON (what the API server sends and receives). */
-export type KubeJson = Record<string, any>;
+import type { KubeJson } from '../kubeJson';
 
 export type PathSegment = string | number;
 
@@ -59,8 +58,6 @@ export interface ApiError {
   /** The Kubernetes Status reason (Invalid, Forbidden, Conflict…), when the server sent one. */
   readonly reason?: string;
 }
-
-export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
 export interface DriftEntry {
   readonly id: ObjectId;
@@ -123,16 +120,6 @@ export function idOf(obj: KubeJson): ObjectId {
     name: String(meta.name ?? ''),
     ...(ns ? { namespace: ns } : {}),
   };
-}
-
-export function groupOf(apiVersion: string): string {
-  const i = apiVersion.indexOf('/');
-  return i === -1 ? '' : apiVersion.slice(0, i);
-}
-
-export function versionOf(apiVersion: string): string {
-  const i = apiVersion.indexOf('/');
-  return i === -1 ? apiVersion : apiVersion.slice(i + 1);
 }
 
 export function isRecord(v: unknown): v is Record<string, any> {

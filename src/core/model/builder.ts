@@ -4,7 +4,7 @@ import { inferBootstrapObjects, isBootstrapSyncFile, isKustomizationFile, patchF
 import { configuredSourceRoots } from './config';
 import { Expander, type ExpandedObject, type Expansion, type ExpandProblem } from './expand';
 import { fluxInstanceSyncs, isResourceSet, resourceSetObjects, syncObjects, type FluxInstanceSync } from './fluxOperator';
-import { CLUSTER_SCOPED_KINDS } from './kinds';
+import { CLUSTER_SCOPED_KINDS } from '../kinds';
 import { dependsOnOf, helmReleaseNode, patchedChildSubstitute, postBuildVars, sourceRefOf, substituteInline, substitutionDisabled } from './nodes';
 import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
 import { buildSourceIndex, closest, resolveSource, type SourceIndex, type SourceOptions, type SourceResolution } from './sources';

@@ -1,6 +1,6 @@
 import { parseSourceFile, type PathSegment, type SourceFile } from '../yaml/document';
 import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
-import { groupOf } from './kinds';
+import { groupOf } from '../kinds';
 
 /** The Flux Operator's API group (FluxInstance, ResourceSet). */
 export const GROUP_FLUX_OPERATOR = 'fluxcd.controlplane.io';

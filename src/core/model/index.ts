@@ -1,4 +1,4 @@
-export * from './kinds';
+export * from '../kinds';
 export * from './objects';
 export * from './graph';
 export * from './sources';

@@ -1,6 +1,6 @@
 import { isParsed, type SourceFile, type YamlDoc } from '../yaml/document';
 import { scanHeaders } from '../yaml/headers';
-import { fluxKindOf, isKustomizeConfig, type FluxKind } from './kinds';
+import { fluxKindOf, isKustomizeConfig, type FluxKind } from '../kinds';
 
 /** A Kubernetes object as written in one YAML document (before any kustomize or Flux transformation). */
 export interface KubeObject {

@@ -7,7 +7,7 @@
  * it has and renders the rest, and the model is rebuilt until nothing is pending (refine.ts).
  */
 import type { Workspace } from '../workspace/workspace';
-import { fluxKindOf } from './kinds';
+import { fluxKindOf } from '../kinds';
 import { asArray, asRecord, asString, type KubeObject } from './objects';
 import type { ExpandedObject, Expansion } from './expand';
 import type { KustomizationNode } from './types';

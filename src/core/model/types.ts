@@ -2,7 +2,7 @@ import type { PathSegment, YamlDoc } from '../yaml/document';
 import { shortenReleaseName } from '../flux/validation';
 import type { Workspace } from '../workspace/workspace';
 import type { ExpandProblem } from './expand';
-import type { FluxKind } from './kinds';
+import type { FluxKind } from '../kinds';
 import type { KubeObject } from './objects';
 import type { BuildLookup, BuildSlot } from './rendered';
 import type { GitCheckout, SourceResolution, SourceIndex } from './sources';

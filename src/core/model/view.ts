@@ -1,5 +1,5 @@
 import type { Workspace } from '../workspace/workspace';
-import { KUSTOMIZATION_FILE_NAMES } from './kinds';
+import { KUSTOMIZATION_FILE_NAMES } from '../kinds';
 
 /**
  * The file tree of a Flux source artifact, as paths inside the artifact ('' is its root).

@@ -1,7 +1,7 @@
 import { MAX_FILE_BYTES, parseSourceFile, type SourceFile } from '../yaml/document';
 import { isNotRead, type FileNotRead, type FileRead, type WorkspaceHost } from './host';
 import { DEFAULT_SOURCE_IGNORE, IgnoreMatcher } from './sourceignore';
-import { KUSTOMIZATION_FILE_NAMES } from '../model/kinds';
+import { KUSTOMIZATION_FILE_NAMES } from '../kinds';
 
 /** Folders never read: VCS data, dependencies. */
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { driftHelmRelease, driftKustomization, helmDesiredVsDeployed, type DriftOutcome, type DriftRunContext } from '../../cluster/driftRun';
+import { engineDriftContext, previewDrift } from '../../workflows/drift';
 import { summaryLine } from '../../core/drift';
 import type { EngineClient } from '../../engine/client';
 import type { TargetRef } from '../../engine/protocol';
-import type { ClusterConnection } from '../status/connection';
+import type { ClusterConnection } from '../cluster/connection';
 import type { DriftStore } from './store';
 
 function config<T>(key: string): T | undefined {
@@ -19,15 +19,8 @@ export async function runDriftFor(
   target: TargetRef,
   deps: { engine: EngineClient; connection: ClusterConnection; store: DriftStore; output: vscode.OutputChannel },
 ): Promise<void> {
-  const client = deps.connection.client;
-  if (!client) {
-    const s = deps.connection.state;
-    const why = s.kind === 'error' ? s.error.message : 'not connected to a cluster';
-    void vscode.window.showErrorMessage(`GitOps Preview: cannot preview drift: ${why}`, 'Select Context').then((p) => {
-      if (p) void vscode.commands.executeCommand('gitopsPreview.selectContext');
-    });
-    return;
-  }
+  const client = deps.connection.clientFor('preview drift');
+  if (!client) return;
   const subject = await deps.engine.request('driftSubject', { target });
   if (!subject) {
     void vscode.window.showWarningMessage(`GitOps Preview: ${target.kind} ${target.namespace}/${target.name} is no longer in the workspace.`);
@@ -41,37 +34,23 @@ export async function runDriftFor(
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
       let last = 0;
-      const ctx: DriftRunContext = {
-        subject,
-        client,
-        render: (signal) =>
-          deps.engine.request(
-            'render',
-            {
-              target,
-              allowProcesses: trusted,
-              helmBin: config<string>('helmPath')?.trim() || undefined,
-            },
-            signal,
-          ),
-        isNamespaced: (types) => deps.engine.request('isNamespaced', { root: target.root, types }),
-        signal: abort.signal,
-        onPhase: (message) => progress.report({ message }),
-        onProgress: (done, total) => {
-          const pct = Math.floor((done / total) * 100);
-          progress.report({ message: `${done}/${total} objects`, increment: pct - last });
-          last = pct;
+      const ctx = engineDriftContext(
+        deps.engine,
+        target,
+        { allowProcesses: trusted, helmBin: config<string>('helmPath')?.trim() || undefined },
+        {
+          subject,
+          client,
+          signal: abort.signal,
+          onPhase: (message) => progress.report({ message }),
+          onProgress: (done, total) => {
+            const pct = Math.floor((done / total) * 100);
+            progress.report({ message: `${done}/${total} objects`, increment: pct - last });
+            last = pct;
+          },
         },
-      };
-      const outcomes: DriftOutcome[] = [];
-      if (target.kind === 'Kustomization') outcomes.push(await driftKustomization(ctx));
-      else {
-        outcomes.push(await driftHelmRelease(ctx));
-        if (!abort.signal.aborted) {
-          last = 0;
-          outcomes.push(await helmDesiredVsDeployed(ctx));
-        }
-      }
+      );
+      const outcomes = (await previewDrift(ctx)).map((run) => run.outcome);
       for (const o of outcomes) {
         if (o.ok) {
           deps.store.add(o.value, client.context);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { EngineClient } from '../../engine/client';
 import { toPosix } from '../engineService';
-import type { ClusterConnection } from '../status/connection';
+import type { ClusterConnection } from '../cluster/connection';
 
 /**
  * Reconcile / Reconcile with source / Suspend or Resume above each Flux Kustomization and HelmRelease

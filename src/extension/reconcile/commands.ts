@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { describeKey, runAction, type ObjectKey } from '../../cluster/reconcile';
+import { describeKey, runAction, type ObjectKey } from '../../workflows/reconcile';
 import type { WriteAction } from '../../core/status/requests';
-import type { ClusterConnection } from '../status/connection';
+import type { ClusterConnection } from '../cluster/connection';
 import { confirmWrite } from './confirm';
 import { pickTarget, targetFromArg } from './target';
 
@@ -41,14 +41,8 @@ export function registerActionCommands(context: vscode.ExtensionContext, connect
 }
 
 async function perform(connection: ClusterConnection, output: vscode.OutputChannel, target: ObjectKey, cmd: ActionCommand): Promise<void> {
-  const client = connection.client;
-  if (!client) {
-    const s = connection.state;
-    const why = s.kind === 'error' ? s.error.message : 'not connected to a cluster';
-    const pick = await vscode.window.showErrorMessage(`GitOps Preview: cannot ${cmd.action} ${describeKey(target)}: ${why}`, 'Select Context');
-    if (pick) void vscode.commands.executeCommand('gitopsPreview.selectContext');
-    return;
-  }
+  const client = connection.clientFor(`${cmd.action} ${describeKey(target)}`);
+  if (!client) return;
   if ((cmd.action === 'force' || cmd.action === 'reset') && target.kind !== 'HelmRelease') {
     void vscode.window.showWarningMessage(`GitOps Preview: ${cmd.action} only applies to HelmReleases, not ${target.kind}.`);
     return;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeKey, type ObjectKey } from '../../cluster/reconcile';
+import { describeKey, type ObjectKey } from '../../workflows/reconcile';
 import { needsConfirmation } from '../../core/status/confirm';
 import type { WriteAction } from '../../core/status/requests';
 

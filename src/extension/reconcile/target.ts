@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ObjectKey } from '../../cluster/reconcile';
+import type { ObjectKey } from '../../workflows/reconcile';
 import type { WriteAction } from '../../core/status/requests';
-import type { ClusterConnection } from '../status/connection';
+import type { ClusterConnection } from '../cluster/connection';
 
 /**
  * The object a command acts on: a Flux tree item (workspace object or cluster-only), a CodeLens

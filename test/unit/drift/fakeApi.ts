@@ -1,5 +1,7 @@
 // A tiny in-memory stand-in for the API server's GET and dry-run apply, for engine unit tests.
-import type { ApiError, ApiResult, DriftApi, KubeJson, ObjectId } from '../../../src/core/drift';
+import type { KubeJson } from '../../../src/core/kubeJson';
+import type { ApiError, DriftApi, ObjectId } from '../../../src/core/drift';
+import type { Result } from '../../../src/core/result';
 
 export interface FakeApi extends DriftApi {
   objects: Map<string, KubeJson>;
@@ -38,7 +40,7 @@ export function fakeApi(initial: KubeJson[] = []): FakeApi {
     dryRunErrors: new Map(),
     missingKinds: new Set(),
     delayMs: 1,
-    async get(id, signal): Promise<ApiResult<KubeJson | undefined>> {
+    async get(id, signal): Promise<Result<KubeJson | undefined, ApiError>> {
       api.calls.push(`GET ${key(id)}`);
       return track(signal, () => {
         if (api.missingKinds.has(`${id.apiVersion}/${id.kind}`)) return { ok: false, error: { kind: 'noKind', message: 'no kind' } };
@@ -46,7 +48,7 @@ export function fakeApi(initial: KubeJson[] = []): FakeApi {
         return { ok: true, value: o ? JSON.parse(JSON.stringify(o)) : undefined };
       });
     },
-    async dryRunApply(obj, fieldManager, signal): Promise<ApiResult<KubeJson>> {
+    async dryRunApply(obj, fieldManager, signal): Promise<Result<KubeJson, ApiError>> {
       const id = { kind: obj.kind, name: obj.metadata.name, namespace: obj.metadata.namespace };
       api.calls.push(`PATCH ${key(id)} ${fieldManager}`);
       return track(signal, () => {
@@ -68,7 +70,7 @@ export function fakeApi(initial: KubeJson[] = []): FakeApi {
       metadata: { ...o.metadata, resourceVersion: '7', uid: 'u-1', managedFields: [{ manager: 'kubectl' }] },
     });
   }
-  async function track<T>(signal: AbortSignal | undefined, f: () => ApiResult<T>): Promise<ApiResult<T>> {
+  async function track<T>(signal: AbortSignal | undefined, f: () => Result<T, ApiError>): Promise<Result<T, ApiError>> {
     api.inFlight++;
     api.maxInFlight = Math.max(api.maxInFlight, api.inFlight);
     try {

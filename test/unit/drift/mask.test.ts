@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MASK, MASK_AFTER, MASK_BEFORE, maskSecretPair, scrubSecretValues } from '../../../src/core/drift';
+import { MASK_AFTER, MASK_BEFORE, maskSecretPair, scrubSecretValues } from '../../../src/core/drift';
+import { MASK } from '../../../src/core/flux/mask';
 
 const secret = (data: Record<string, string>, annotations?: Record<string, string>) => ({
   apiVersion: 'v1',

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MASK_SENTINEL, maskSecrets, maskSops, restoreMasks, toManifest } from '../../../src/core/render/mask';
+import { MASK_SENTINEL, maskSecrets, maskSops, restoreMasks, toManifest } from '../../../src/core/flux/mask';
 
 test('SOPS ENC[] values become *** and the sops metadata is dropped', () => {
   const obj: Record<string, any> = { kind: 'Secret', stringData: { a: 'ENC[AES256_GCM,data:x,type:str]', b: 'plain' }, list: ['ENC[x]'], sops: { mac: 'ENC[y]' } };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Repo } from '../../../src/core/repo';
 import { diskHost } from '../../../src/node/fsHost';
-import { helmReleaseValues, mergeMaps, replacePathValue } from '../../../src/core/render/helmValues';
+import { helmReleaseValues, mergeMaps, replacePathValue } from '../../../src/core/flux/helmValues';
 
 test('mergeMaps merges maps deeply and replaces everything else', () => {
   assert.deepEqual(mergeMaps({ a: { b: 1, c: [1] }, d: 1 }, { a: { c: [2], e: 3 }, d: { x: 1 } }), { a: { b: 1, c: [2], e: 3 }, d: { x: 1 } });

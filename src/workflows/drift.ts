@@ -3,34 +3,21 @@
  * and drift subject (plain data), live Kustomization / Helm storage from the cluster, then the core
  * drift engine over the dry-run API. Read-only towards the cluster.
  */
-import {
-  compareManifests,
-  helmIgnoreRules,
-  kustomizationIgnoreRules,
-  manifestObjects,
-  pickDeployed,
-  prepareHelmObject,
-  pruneEnabled,
-  runDrift,
-  withKustomizationMetadata,
-  type DesiredObject,
-  type DriftEntry,
-  type DriftReport,
-  type DriftTarget,
-  type KubeJson,
-} from '../core/drift';
-import { FLUX_TYPES } from '../core/status/fluxKinds';
-import { toManifest } from '../core/render/mask';
-import type { DriftSubject, Errorable, HelmRenderResult, RenderResult } from '../engine/protocol';
-import type { ClusterClient } from './client';
-import { clusterDriftApi } from './dryRun';
-import { readReleases } from './helmStorage';
+import type { KubeJson } from '../core/kubeJson';
+import { compareManifests, helmIgnoreRules, kustomizationIgnoreRules, manifestObjects, pickDeployed, prepareHelmObject, pruneEnabled, runDrift, withKustomizationMetadata, type DesiredObject, type DriftEntry, type DriftReport, type DriftTarget } from '../core/drift';
+import { FLUX_TYPES } from '../core/kinds';
+import { toManifest } from '../core/flux/mask';
+import type { DriftSubject, EngineMethod, HelmRenderResult, ParamsOf, RenderParams, RenderResult, ResultOf, TargetRef } from '../engine/protocol';
+import { fail, ok, type Result } from '../core/result';
+import type { ClusterClient } from '../cluster/client';
+import { clusterDriftApi } from '../cluster/dryRun';
+import { readReleases } from '../cluster/helmStorage';
 
 export interface DriftRunContext {
   /** The object as the workspace has it (from the engine). */
   subject: DriftSubject;
   /** The engine's render of the subject (kustomize-controller's or helm-controller's). */
-  render: (signal?: AbortSignal) => Promise<Errorable<RenderResult | HelmRenderResult>>;
+  render: (signal?: AbortSignal) => Promise<Result<RenderResult | HelmRenderResult, { kind: string; message: string }>>;
   /** The workspace's answer to "is this kind namespaced?" when discovery cannot tell. */
   isNamespaced: (types: { apiVersion: string; kind: string }[]) => Promise<boolean[]>;
   client: ClusterClient;
@@ -42,12 +29,58 @@ export interface DriftRunContext {
 }
 
 export type DriftFailureKind = 'render' | 'cluster' | 'no-release' | 'cancelled';
-export type DriftOutcome<T = DriftReport> = { ok: true; value: T } | { ok: false; error: { kind: DriftFailureKind; message: string } };
+export interface DriftFailure {
+  kind: DriftFailureKind;
+  message: string;
+}
+export type DriftOutcome<T = DriftReport> = Result<T, DriftFailure>;
+
+/** The engine's requests a drift run makes: the CLI's in-process Engine and the editor's EngineClient both answer them. */
+export interface EngineRequests {
+  request<M extends EngineMethod>(method: M, params: ParamsOf<M>, signal?: AbortSignal): Promise<ResultOf<M>>;
+}
+
+/** A drift run's context with its render and namespace lookup asked of the engine. */
+export function engineDriftContext(
+  engine: EngineRequests,
+  target: TargetRef,
+  renderOptions: Omit<RenderParams, 'target'>,
+  rest: Omit<DriftRunContext, 'render' | 'isNamespaced'>,
+): DriftRunContext {
+  return {
+    ...rest,
+    render: (signal) => engine.request('render', { target, ...renderOptions }, signal),
+    isNamespaced: (types) => engine.request('isNamespaced', { root: target.root, types }),
+  };
+}
+
+/** Which comparisons of a HelmRelease to run: helm-controller's drift detection, desired vs deployed, or both. */
+export type HelmDriftMode = 'live' | 'desired' | 'both';
+
+export interface DriftRun {
+  /** What was compared, when a HelmRelease runs both comparisons. */
+  title: string;
+  outcome: DriftOutcome;
+}
+
+/**
+ * The drift preview of the subject: a Kustomization's dry-run, or a HelmRelease's comparisons
+ * (`mode`, default both). A cancelled run starts no further one.
+ */
+export async function previewDrift(ctx: DriftRunContext, mode: HelmDriftMode = 'both'): Promise<DriftRun[]> {
+  if (ctx.subject.target.kind !== 'HelmRelease') return [{ title: 'dry-run against the cluster', outcome: await driftKustomization(ctx) }];
+  const runs: DriftRun[] = [];
+  if (mode !== 'desired') runs.push({ title: 'live drift (helm-controller drift detection)', outcome: await driftHelmRelease(ctx) });
+  if (mode !== 'live' && !ctx.signal?.aborted) {
+    runs.push({ title: 'desired vs deployed (local render against the release in Helm storage)', outcome: await helmDesiredVsDeployed(ctx) });
+  }
+  return runs;
+}
 
 const KS_TYPE = FLUX_TYPES.find((t) => t.kind === 'Kustomization')!;
 
-function failure<T>(kind: DriftFailureKind, message: string): DriftOutcome<T> {
-  return { ok: false, error: { kind, message } };
+function failure(kind: DriftFailureKind, message: string): DriftOutcome<never> {
+  return fail({ kind, message });
 }
 
 function driftTarget(subject: DriftSubject): DriftTarget {
@@ -89,7 +122,7 @@ export async function driftKustomization(ctx: DriftRunContext): Promise<DriftOut
     liveKustomization: liveKs,
     onProgress: ctx.onProgress,
   });
-  return { ok: true, value: { ...report, notes: [...notes, ...report.notes], requests: report.requests + 1 } };
+  return ok({ ...report, notes: [...notes, ...report.notes], requests: report.requests + 1 });
 }
 
 /** isNamespaced from API discovery (cached by the client), falling back to the workspace model. */
@@ -139,7 +172,7 @@ async function deployedRelease(ctx: DriftRunContext): Promise<DriftOutcome<Deplo
   }
   const isNamespaced = await namespacedLookup(ctx, raw);
   const release = { name: deployed.name, namespace: deployed.namespace || targetNamespace, version: deployed.version };
-  return { ok: true, value: { objects: raw.map((o) => prepareHelmObject(o, release, isNamespaced)), notes, release } };
+  return ok({ objects: raw.map((o) => prepareHelmObject(o, release, isNamespaced)), notes, release });
 }
 
 /** helm-controller's drift detection: the deployed release's objects, dry-run applied as helm-controller. */
@@ -161,7 +194,7 @@ export async function driftHelmRelease(ctx: DriftRunContext): Promise<DriftOutco
     ignore: helmIgnoreRules(body),
     onProgress: ctx.onProgress,
   });
-  return { ok: true, value: { ...report, notes: [...notes, ...report.notes] } };
+  return ok({ ...report, notes: [...notes, ...report.notes] });
 }
 
 /** "Desired vs deployed": the local `helm template` against the stored manifest (no dry-run). */
@@ -175,13 +208,13 @@ export async function helmDesiredVsDeployed(ctx: DriftRunContext): Promise<Drift
     return failure(result.error.kind === 'cancelled' ? 'cancelled' : 'render', `Cannot render HelmRelease ${target.namespace}/${target.name}: ${result.error.message}`);
   }
   if (!('releaseName' in result.value)) return failure('render', `HelmRelease ${target.namespace}/${target.name} did not render as a Helm release`);
-  const rendered = { ok: true as const, value: result.value };
-  const desiredRaw = rendered.value.objects.map((o) => toManifest(o) as KubeJson);
+  const rendered = result.value;
+  const desiredRaw = rendered.objects.map((o) => toManifest(o) as KubeJson);
   const isNamespaced = await namespacedLookup(ctx, desiredRaw);
-  const release = { name: rendered.value.releaseName, namespace: rendered.value.namespace };
+  const release = { name: rendered.releaseName, namespace: rendered.namespace };
   const desired = desiredRaw.map((o) => prepareHelmObject(o, release, isNamespaced));
-  const notes = [...deployed.value.notes, ...rendered.value.warnings];
-  return { ok: true, value: compareManifests(deployed.value.objects, desired, target, notes) };
+  const notes = [...deployed.value.notes, ...rendered.warnings];
+  return ok(compareManifests(deployed.value.objects, desired, target, notes));
 }
 
 function helmFields(subject: DriftSubject): { storageNamespace: string; releaseName: string; targetNamespace: string } {

@@ -4,7 +4,7 @@
  * manifests, with the Flux Kustomization's spec fields merged in.
  */
 import { asArray, asRecord, asString } from '../model/objects';
-import { KUSTOMIZATION_FILE_NAMES } from '../model/kinds';
+import { KUSTOMIZATION_FILE_NAMES } from '../kinds';
 import type { SourceView } from '../model/view';
 import { joinVirtual } from '../model/view';
 

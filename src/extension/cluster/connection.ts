@@ -51,6 +51,16 @@ export class ClusterConnection implements vscode.Disposable {
     return this.current?.watcher;
   }
 
+  /** The client, or undefined after telling the user why there is none ("cannot `what`: …", with Select Context). */
+  clientFor(what: string): ClusterClient | undefined {
+    if (this.current) return this.current.client;
+    const why = this.stateValue.kind === 'error' ? this.stateValue.error.message : 'not connected to a cluster';
+    void vscode.window.showErrorMessage(`GitOps Preview: cannot ${what}: ${why}`, 'Select Context').then((pick) => {
+      if (pick) void vscode.commands.executeCommand('gitopsPreview.selectContext');
+    });
+    return undefined;
+  }
+
   get connected(): boolean {
     return this.stateValue.kind === 'connected';
   }

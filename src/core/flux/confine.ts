@@ -13,7 +13,7 @@
  */
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { isRemoteResource } from '../model/expand';
-import { KUSTOMIZATION_FILE_NAMES } from '../model/kinds';
+import { KUSTOMIZATION_FILE_NAMES } from '../kinds';
 
 /** A source artifact as the build sees it: '/'-separated paths relative to its root ('' = root). */
 export interface SourceTree {

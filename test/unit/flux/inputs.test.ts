@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Workspace } from '../../../src/core/workspace/workspace';
 import { memoryHost } from '../../../src/core/workspace/host';
 import { workspaceView } from '../../../src/core/model/view';
-import { missingInputs } from '../../../src/core/render/inputs';
+import { missingInputs } from '../../../src/core/flux/inputs';
 
 test('files a build reads but the workspace lacks are named with their kustomization entry', () => {
   const ws = new Workspace('/r', memoryHost('/r', {

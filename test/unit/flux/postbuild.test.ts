@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Repo } from '../../../src/core/repo';
 import { diskHost } from '../../../src/node/fsHost';
-import { postBuildVariables, OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL } from '../../../src/core/render/postbuild';
+import { postBuildVariables, OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL } from '../../../src/core/flux/postbuild';
 import { postBuild, splitDocuments } from '../../../src/render/kustomize';
-import { MASK_SENTINEL } from '../../../src/core/render/mask';
+import { MASK_SENTINEL } from '../../../src/core/flux/mask';
 
 const root = path.resolve(__dirname, '../../fixtures/render/app-repo').split(path.sep).join('/');
 const model = new Repo(root, diskHost).model();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { counts, reportJson, reportText, runDrift, type DesiredObject, type DriftReport, type KubeJson } from '../../../src/core/drift';
+import type { KubeJson } from '../../../src/core/kubeJson';
+import { counts, reportJson, reportText, runDrift, type DesiredObject, type DriftReport } from '../../../src/core/drift';
 import { fakeApi, key } from './fakeApi';
 
 const target = { kind: 'Kustomization' as const, name: 'apps', namespace: 'flux-system' };

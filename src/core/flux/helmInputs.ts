@@ -16,7 +16,7 @@ import {
   ociUrlProblem,
   releaseNameProblem,
   versionConstraintProblem,
-} from '../flux/validation';
+} from './validation';
 
 export interface LocatedProblem {
   /** Workspace path of the file. */

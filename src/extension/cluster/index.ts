@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../extension';
 import { registerActionCommands } from '../reconcile/commands';
 import { ReconcileCodeLensProvider } from '../reconcile/codeLens';
-import { FLUX_TYPES } from '../../core/status/fluxKinds';
+import { FLUX_TYPES } from '../../core/kinds';
 import type { LiveSnapshot } from '../../engine/protocol';
 import type { ClusterConnection } from './connection';
 import { createContextStatusBar } from './statusBar';

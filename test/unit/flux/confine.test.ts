@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { kustomizeConfinement, resolveInSource, type SourceTree } from '../../../src/core/render/confine';
-import { KUSTOMIZATION_FILE_NAMES } from '../../../src/core/model/kinds';
+import { kustomizeConfinement, resolveInSource, type SourceTree } from '../../../src/core/flux/confine';
+import { KUSTOMIZATION_FILE_NAMES } from '../../../src/core/kinds';
 import { CORPORA } from '../helpers';
 
 function memTree(files: Record<string, string>): SourceTree {

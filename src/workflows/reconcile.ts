@@ -1,11 +1,12 @@
 import { isSuspended, liveStatusOf } from '../core/status/conditions';
-import { fluxType } from '../core/status/fluxKinds';
+import { fluxType } from '../core/kinds';
 import { reconcilePatch, requestToken, resumePatch, suspendPatch, actionAllowed, type WriteAction } from '../core/status/requests';
-import { directSourceOf, isStaticSource, type ObjectKey } from '../core/status/sources';
+import { directSourceOf, isStaticSource, type ObjectKey } from '../core/status/sourceChain';
 import { evaluateWait } from '../core/status/wait';
-import type { ClusterClient, KubeJson } from './client';
-import { clusterError } from './errors';
-import { fail, ok, type Errorable } from './errorable';
+import type { KubeJson } from '../core/kubeJson';
+import type { ClusterClient } from '../cluster/client';
+import { clusterError, type ClusterError } from '../cluster/errors';
+import { fail, ok, type Result } from '../core/result';
 
 export type { ObjectKey };
 
@@ -38,7 +39,7 @@ export interface ActionResult {
 }
 
 /** CLI exit code of a result: 0 Ready (or suspended/resumed as asked), 1 not ready; cluster errors are 2. */
-export function exitCodeOf(action: WriteAction, r: Errorable<ActionResult>): number {
+export function exitCodeOf(action: WriteAction, r: Result<ActionResult, ClusterError>): number {
   if (!r.ok) return 2;
   if (action === 'suspend') return r.value.outcome === 'suspended' ? 0 : 1;
   return r.value.outcome === 'ready' ? 0 : 1;
@@ -74,7 +75,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * Runs one write action the way the flux CLI does and waits for its outcome. The only code path
  * (with the extension commands and CLI commands calling it) that writes to a cluster.
  */
-export async function runAction(client: ClusterClient, target: ObjectKey, action: WriteAction, opts: ActionOptions): Promise<Errorable<ActionResult>> {
+export async function runAction(client: ClusterClient, target: ObjectKey, action: WriteAction, opts: ActionOptions): Promise<Result<ActionResult, ClusterError>> {
   const type = fluxType(target.kind);
   if (!type) return fail(clusterError('invalid', `Invalid: ${target.kind} is not a Flux kind this extension can reconcile`));
   if (!actionAllowed(type.kind, action)) return fail(clusterError('invalid', `Invalid: ${action} only applies to HelmReleases`));
@@ -111,7 +112,7 @@ export async function runAction(client: ClusterClient, target: ObjectKey, action
   return waitFor(client, key, token, opts, deadline);
 }
 
-async function read(client: ClusterClient, key: ObjectKey, opts: Pick<ActionOptions, 'signal'>): Promise<Errorable<KubeJson>> {
+async function read(client: ClusterClient, key: ObjectKey, opts: Pick<ActionOptions, 'signal'>): Promise<Result<KubeJson, ClusterError>> {
   const type = fluxType(key.kind);
   if (!type) return fail(clusterError('invalid', `Invalid: ${key.kind} is not a Flux kind`));
   const res = await client.getObject(type, key.namespace, key.name, { signal: opts.signal });
@@ -122,7 +123,7 @@ async function read(client: ClusterClient, key: ObjectKey, opts: Pick<ActionOpti
 }
 
 /** Reconciles the object's source (and that source's own source for HelmCharts) and waits for each. */
-async function reconcileSourceChain(client: ClusterClient, obj: KubeJson, opts: ActionOptions, deadline: number): Promise<Errorable<ActionResult | undefined>> {
+async function reconcileSourceChain(client: ClusterClient, obj: KubeJson, opts: ActionOptions, deadline: number): Promise<Result<ActionResult | undefined, ClusterError>> {
   const src = directSourceOf(obj);
   if ('error' in src) return fail(clusterError('invalid', `Invalid: cannot reconcile with source: ${src.error}`));
   const type = fluxType(src.key.kind);
@@ -151,7 +152,7 @@ async function reconcileSourceChain(client: ClusterClient, obj: KubeJson, opts: 
 }
 
 /** Polls the object until the request is handled and Ready settles, the deadline passes, or the signal fires. */
-export async function waitFor(client: ClusterClient, key: ObjectKey, token: string | undefined, opts: ActionOptions, deadline: number): Promise<Errorable<ActionResult>> {
+export async function waitFor(client: ClusterClient, key: ObjectKey, token: string | undefined, opts: ActionOptions, deadline: number): Promise<Result<ActionResult, ClusterError>> {
   const object = describeKey(key);
   const pollMs = opts.pollMs ?? 1000;
   opts.onProgress?.(`waiting for ${object} reconciliation`);

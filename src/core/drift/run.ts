@@ -4,33 +4,23 @@
  * helm-controller's drift detection (fluxcd/pkg ssa/jsondiff Unstructured) would give them.
  * The cluster is reached only through `DriftApi`, which never writes (dry-run only).
  */
+import type { Result } from '../result';
 import { helmDrifted, kustomizeDrifted, fieldChanges, helmRelevantChanges } from './compare';
 import { compileIgnoreRules, stripPaths, type IgnoreRule } from './ignore';
 import { entryToId, inventoryOf, staleEntries } from './inventory';
-import { MASK, isSecret, maskSecretPair, scrubSecretValues } from './mask';
+import { MASK } from '../flux/mask';
+import { isSecret, maskSecretPair, scrubSecretValues } from './mask';
 import { HELM_EXCLUSIONS, KS_EXCLUSIONS, KS_FORCE, KS_IF_NOT_PRESENT, PRUNE_KEY, matchInMetadata } from './metadata';
 import { base64Utf8, normalizeDesired, withoutNoise } from './normalize';
 import { mapPool } from './pool';
-import {
-  clone,
-  idOf,
-  isRecord,
-  subjectOf,
-  type ApiError,
-  type ApiResult,
-  type DesiredObject,
-  type DriftEntry,
-  type DriftReport,
-  type DriftTarget,
-  type KubeJson,
-  type ObjectId,
-} from './types';
+import type { KubeJson } from '../kubeJson';
+import { clone, idOf, isRecord, subjectOf, type ApiError, type DesiredObject, type DriftEntry, type DriftReport, type DriftTarget, type ObjectId } from './types';
 
 export interface DriftApi {
   /** The live object; `ok` with undefined when it does not exist. */
-  get(id: ObjectId, signal?: AbortSignal): Promise<ApiResult<KubeJson | undefined>>;
+  get(id: ObjectId, signal?: AbortSignal): Promise<Result<KubeJson | undefined, ApiError>>;
   /** Server-side apply with dryRun=All and force=true: what the object would become. */
-  dryRunApply(obj: KubeJson, fieldManager: string, signal?: AbortSignal): Promise<ApiResult<KubeJson>>;
+  dryRunApply(obj: KubeJson, fieldManager: string, signal?: AbortSignal): Promise<Result<KubeJson, ApiError>>;
 }
 
 export interface DriftRunOptions {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { directSourceOf, isStaticSource } from '../../../src/core/status/sources';
+import { directSourceOf, isStaticSource } from '../../../src/core/status/sourceChain';
 
 test('Kustomization: spec.sourceRef, namespace defaulting to the Kustomization', () => {
   assert.deepEqual(directSourceOf({ kind: 'Kustomization', metadata: { name: 'apps', namespace: 'team' }, spec: { sourceRef: { kind: 'GitRepository', name: 'repo' } } }), {

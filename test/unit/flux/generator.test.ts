@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Workspace } from '../../../src/core/workspace/workspace';
 import { memoryHost } from '../../../src/core/workspace/host';
 import { workspaceView } from '../../../src/core/model/view';
-import { fluxKustomization, generatedResources, isLocalRelativePath } from '../../../src/core/render/generator';
+import { fluxKustomization, generatedResources, isLocalRelativePath } from '../../../src/core/flux/generator';
 
 function view(files: Record<string, string>) {
   const ws = new Workspace('/r', memoryHost('/r', files));

@@ -1,0 +1,244 @@
+/** The build cache kept on disk per workspace folder (src/engine/persistentBuildCache.ts). */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { maskSecrets } from '../../../src/core/flux/mask';
+import { buildCacheDir, buildCacheVersion, CACHE_FILE, holdsSecretValue, PersistentBuildCache, type PersistentBuildCacheOptions } from '../../../src/engine/persistentBuildCache';
+import type { CachedBuild } from '../../../src/engine/buildCache';
+import { nodeEngine } from '../../../src/engine/node';
+
+const made: string[] = [];
+after(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function tmp(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-build-cache-test-'));
+  made.push(dir);
+  return dir;
+}
+
+function options(dir: string, more: Partial<PersistentBuildCacheOptions> = {}): PersistentBuildCacheOptions {
+  return { dir, version: '1.0.0+abc', workspaceRoots: ['/nonexistent/workspace'], saveDelayMs: 60_000, ...more };
+}
+
+const build = (n: number, pad = 0): CachedBuild => ({
+  reads: { [`apps/app-${n}/kustomization.yaml`]: 'a'.repeat(64) },
+  value: { objects: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${n}` }, data: { k: 'x'.repeat(pad) } }], warnings: [] },
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('entries saved by one instance are read back by the next', () => {
+  const dir = tmp();
+  const a = PersistentBuildCache.open(options(dir));
+  a.set('ks/apps', build(1));
+  a.set('ks/infra', build(2));
+  a.dispose();
+  const b = PersistentBuildCache.open(options(dir));
+  assert.equal(b.size, 2);
+  assert.deepEqual(b.get('ks/apps'), build(1));
+  assert.deepEqual(b.get('ks/infra'), build(2));
+  assert.equal(b.get('ks/other'), undefined);
+});
+
+test('a file of another version (extension or WebAssembly modules) is not reused', () => {
+  const dir = tmp();
+  const a = PersistentBuildCache.open(options(dir));
+  a.set('ks/apps', build(1));
+  a.dispose();
+  const b = PersistentBuildCache.open(options(dir, { version: '1.0.1+abc' }));
+  assert.equal(b.size, 0);
+  assert.equal(b.get('ks/apps'), undefined);
+});
+
+test('the version names the extension version and the modules key', () => {
+  const wasm = tmp();
+  fs.writeFileSync(path.join(wasm, 'KEY'), 'deadbeef\n');
+  const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { version: string };
+  assert.equal(buildCacheVersion(wasm), `${pkg.version}+deadbeef`);
+  fs.writeFileSync(path.join(wasm, 'KEY'), 'cafe\n');
+  assert.notEqual(buildCacheVersion(wasm), `${pkg.version}+deadbeef`);
+});
+
+test('holds at most maxBytes, dropping the least recently used first, in memory and on disk', () => {
+  const dir = tmp();
+  const one = Buffer.byteLength(JSON.stringify(build(1, 1000))) + 20;
+  const cache = PersistentBuildCache.open(options(dir, { maxBytes: one * 3 }));
+  cache.set('a', build(1, 1000));
+  cache.set('b', build(2, 1000));
+  cache.set('c', build(3, 1000));
+  assert.ok(cache.get('a')); // a is now the most recently used
+  cache.set('d', build(4, 1000));
+  assert.ok(cache.sizeBytes <= one * 3, `${cache.sizeBytes} > ${one * 3}`);
+  assert.equal(cache.get('b'), undefined);
+  assert.ok(cache.get('a') && cache.get('c') && cache.get('d'));
+  // An entry larger than the whole cache is not kept.
+  cache.set('huge', build(5, one * 4));
+  assert.equal(cache.get('huge'), undefined);
+  cache.dispose();
+  const reopened = PersistentBuildCache.open(options(dir, { maxBytes: one * 3 }));
+  assert.deepEqual([...['a', 'b', 'c', 'd']].filter((k) => reopened.get(k)), ['a', 'c', 'd']);
+  // A smaller cap on reopen keeps the most recently used.
+  const smaller = PersistentBuildCache.open(options(dir, { maxBytes: one }));
+  assert.equal(smaller.size, 1);
+  assert.ok(smaller.get('d'));
+});
+
+test('saves are debounced: nothing is written until the quiet period passes, then once', async () => {
+  const dir = tmp();
+  const cache = PersistentBuildCache.open(options(dir, { saveDelayMs: 80 }));
+  const file = path.join(dir, CACHE_FILE);
+  cache.set('a', build(1));
+  cache.set('b', build(2));
+  assert.equal(fs.existsSync(file), false);
+  await sleep(20);
+  cache.set('c', build(3));
+  assert.equal(fs.existsSync(file), false);
+  await sleep(300);
+  assert.equal(fs.existsSync(file), true);
+  const first = fs.statSync(file).mtimeMs;
+  await sleep(150);
+  assert.equal(fs.statSync(file).mtimeMs, first, 'rewritten without a change');
+  assert.equal(PersistentBuildCache.open(options(dir)).size, 3);
+});
+
+test('writes atomically: a new file is renamed over the old one, no temp file stays behind', () => {
+  const dir = tmp();
+  const file = path.join(dir, CACHE_FILE);
+  const cache = PersistentBuildCache.open(options(dir));
+  cache.set('a', build(1));
+  cache.flush();
+  const before = fs.statSync(file).ino;
+  cache.set('b', build(2));
+  cache.flush();
+  assert.notEqual(fs.statSync(file).ino, before, 'the file was rewritten in place');
+  assert.deepEqual(fs.readdirSync(dir), [CACHE_FILE]);
+});
+
+test('a directory that cannot be written is logged, not thrown', () => {
+  const parent = tmp();
+  fs.writeFileSync(path.join(parent, 'file'), '');
+  const logs: string[] = [];
+  const cache = PersistentBuildCache.open(options(path.join(parent, 'file', 'cache'), { log: (m) => logs.push(m) }));
+  cache.set('a', build(1));
+  assert.doesNotThrow(() => cache.dispose());
+  assert.match(logs.join('\n'), /could not save/);
+  assert.deepEqual(cache.get('a'), build(1));
+});
+
+test('a truncated file keeps the complete entries; the cut one is a miss', () => {
+  const dir = tmp();
+  const cache = PersistentBuildCache.open(options(dir));
+  for (let i = 0; i < 5; i++) cache.set(`k${i}`, build(i, 200));
+  cache.dispose();
+  const file = path.join(dir, CACHE_FILE);
+  const text = fs.readFileSync(file, 'utf8');
+  fs.writeFileSync(file, text.slice(0, text.length - 150));
+  const reopened = PersistentBuildCache.open(options(dir));
+  for (let i = 0; i < 4; i++) assert.deepEqual(reopened.get(`k${i}`), build(i, 200));
+  assert.equal(reopened.get('k4'), undefined);
+});
+
+test('a corrupt file starts empty and never throws', () => {
+  const dir = tmp();
+  const file = path.join(dir, CACHE_FILE);
+  const garbage = [
+    Buffer.from([0xff, 0xfe, 0x00, 0x9c, 0x0a, 0x22, 0x09, 0x7b]),
+    Buffer.from(''),
+    Buffer.from('{"format":"gitops-preview-builds","version":"1.0.0+abc"}\n"k"\t{"reads":[1],"value":1}\n"j"\tnot json\n\t\n"x"\n'),
+    Buffer.from('{"format":"gitops-preview-builds","version":"1.0.0+abc"}\n"k"\t{"reads":{"a":1},"value":1}\n42\t{"reads":{},"value":1}\n'),
+  ];
+  for (const bytes of garbage) {
+    fs.writeFileSync(file, bytes);
+    const cache = PersistentBuildCache.open(options(dir));
+    assert.equal(cache.get('k'), undefined);
+    assert.equal(cache.get('j'), undefined);
+    assert.equal(cache.get('x'), undefined);
+    // Still usable afterwards.
+    cache.set('k', build(1));
+    assert.deepEqual(cache.get('k'), build(1));
+  }
+  // A value that JSON cannot encode stays in memory only.
+  const cache = PersistentBuildCache.open(options(dir));
+  assert.doesNotThrow(() => cache.set('big', { reads: {}, value: { n: 1n } }));
+  assert.doesNotThrow(() => cache.dispose());
+});
+
+test('never writes inside a workspace folder, also through a symlink', () => {
+  const root = tmp();
+  const logs: string[] = [];
+  const inside = PersistentBuildCache.open(options(path.join(root, '.cache', 'builds'), { workspaceRoots: [root], log: (m) => logs.push(m) }));
+  inside.set('a', build(1));
+  inside.dispose();
+  assert.equal(fs.existsSync(path.join(root, '.cache')), false);
+  assert.match(logs.join('\n'), /inside the workspace folder/);
+
+  const outside = tmp();
+  fs.symlinkSync(root, path.join(outside, 'link'));
+  const viaLink = PersistentBuildCache.open(options(path.join(outside, 'link', 'builds'), { workspaceRoots: [root] }));
+  viaLink.set('a', build(1));
+  viaLink.dispose();
+  assert.deepEqual(fs.readdirSync(root), []);
+  // The cache itself still answers from memory.
+  assert.deepEqual(viaLink.get('a'), build(1));
+});
+
+test('no Secret value is ever written: masked renders are stored, unmasked ones stay in memory', () => {
+  const dir = tmp();
+  const raw = 'hunter2-do-not-store';
+  const b64 = Buffer.from(raw).toString('base64');
+  const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, data: { password: b64 }, stringData: { token: raw } };
+  const cache = PersistentBuildCache.open(options(dir));
+  cache.set('masked', { reads: { 'db.yaml': 'a'.repeat(64) }, value: { objects: [maskSecrets(secret)], warnings: [] } });
+  cache.set('unmasked', { reads: { 'db.yaml': 'a'.repeat(64) }, value: { objects: [secret], warnings: [] } });
+  cache.set('text', { reads: {}, value: `apiVersion: v1\nkind: Secret\nstringData:\n  token: ${raw}\n` });
+  cache.dispose();
+  const text = fs.readFileSync(path.join(dir, CACHE_FILE), 'utf8');
+  assert.ok(!text.includes(raw) && !text.includes(b64), 'a Secret value reached the disk');
+  assert.ok(text.includes('"password":"***"'), 'the masked render was not stored');
+  // Unmasked ones are still served from memory in this session, and not after a reopen.
+  assert.ok(cache.get('unmasked'));
+  const reopened = PersistentBuildCache.open(options(dir));
+  assert.ok(reopened.get('masked'));
+  assert.equal(reopened.get('unmasked'), undefined);
+  assert.equal(reopened.get('text'), undefined);
+});
+
+test('holdsSecretValue finds unmasked Secret data at any depth', () => {
+  assert.equal(holdsSecretValue({ a: [{ b: { kind: 'Secret', data: { k: 'dmFsdWU=' } } }] }), true);
+  assert.equal(holdsSecretValue({ kind: 'Secret', data: { k: '***' }, stringData: { j: '***' } }), false);
+  assert.equal(holdsSecretValue({ kind: 'ConfigMap', data: { k: 'v' } }), false);
+  assert.equal(holdsSecretValue('kind: ConfigMap\ndata:\n  k: Secret\n'), false);
+});
+
+test('each workspace folder has its own directory under the storage directory', () => {
+  assert.notEqual(buildCacheDir('/s', '/w/a'), buildCacheDir('/s', '/w/b'));
+  assert.equal(buildCacheDir('/s', '/w/a'), buildCacheDir('/s', '/w/a'));
+  assert.ok(buildCacheDir('/s', '/w/a').startsWith(path.join('/s', 'builds') + path.sep));
+});
+
+test('the engine opens one persistent cache per folder under the storage directory and saves it on dispose', () => {
+  const storage = tmp();
+  const a = tmp().split(path.sep).join('/');
+  const b = tmp().split(path.sep).join('/');
+  const engine = nodeEngine({ debounceMs: 0 });
+  engine.open([a, b], { storageDir: storage });
+  const cache = engine.buildCache(a);
+  assert.ok(cache instanceof PersistentBuildCache);
+  assert.notEqual(engine.buildCache(b), cache);
+  cache.set('ks/apps', build(1));
+  engine.dispose();
+  const file = path.join(buildCacheDir(storage, a), CACHE_FILE);
+  assert.ok(fs.existsSync(file));
+  assert.deepEqual(fs.readdirSync(a), [], 'wrote inside the workspace folder');
+  // Reopened: warm.
+  const again = nodeEngine({ debounceMs: 0 });
+  again.open([a], { storageDir: storage });
+  assert.deepEqual(again.buildCache(a)?.get('ks/apps'), build(1));
+  again.dispose();
+  // Without a storage directory nothing is persisted.
+  const none = nodeEngine({ debounceMs: 0 });
+  none.open([a]);
+  assert.equal(none.buildCache(a), undefined);
+});
