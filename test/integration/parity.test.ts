@@ -56,7 +56,7 @@ const FLOORS: Record<string, Floor> = {
   'bjw-s-labs-home-ops': {
     placed: 9,
     bothBuild: 8,
-    identical: 5,
+    identical: 8,
     identicalGivenInput: 8,
     unplaced: 0,
     only: [
@@ -69,6 +69,24 @@ const FLOORS: Record<string, Floor> = {
       'cluster/observability/grafana-instance',
       'cluster/selfhosted/searxng',
       'cluster/system/reloader',
+    ],
+  },
+  // Parent `spec.patches` (HelmRelease defaults, postBuild `CLUSTER`), `replacements` setting
+  // targetNamespace and `${CLUSTER}` in spec.path: identical only when each child is taken from its
+  // parent's build.
+  'joryirving-home-ops': {
+    placed: 6,
+    bothBuild: 6,
+    identical: 6,
+    identicalGivenInput: 6,
+    unplaced: 3,
+    only: [
+      'main/flux-system/flux-system',
+      'main/flux-system/cluster-apps',
+      'main/flux-system/flux-instance',
+      'main/cert-manager/cert-manager',
+      'main/database/cloudnative-pg',
+      'main/downloads/radarr',
     ],
   },
 };

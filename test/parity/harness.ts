@@ -21,9 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify as stringifyYaml } from 'yaml';
 import { formatObjects } from '../../src/cli/commands/build';
-import { Repo } from '../../src/core/repo';
-import { diskBuildOptions } from '../../src/engine/node';
-import { diskHost } from '../../src/node/fsHost';
+import { nodeEngine, openRefined } from '../../src/engine/node';
 import { wasmModule } from '../../src/engine/wasm/host';
 import type { ClusterModel, KustomizationNode, RepoModel } from '../../src/core/model/graph';
 import type { SourceView } from '../../src/core/model/view';
@@ -379,12 +377,21 @@ export async function runCorpus(corpusDir: string, opts: CorpusOptions): Promise
   if (!compiled.ok) throw new Error(compiled.message);
   fs.mkdirSync(opts.workDir, { recursive: true });
   const root = prepareClone(corpusDir, path.join(opts.workDir, 'clone'));
-  let model = new Repo(root, diskHost, diskBuildOptions(root)).model();
+  // Our side reads the repository as the editor and the CLI do: every child as its parent's build
+  // produces it (the engine's refined model), with a build cache of this run's own.
+  const engines: { dispose(): void }[] = [];
+  const open = async () => {
+    const engine = nodeEngine({ debounceMs: 0 });
+    engines.push(engine);
+    await openRefined(engine, [root], { storageDir: path.join(opts.workDir, 'builds') });
+    return engine.models()[0];
+  };
+  let model = await open();
   // A placeholder gotk-sync.yaml gets the objects `flux bootstrap` would write, on disk for both sides.
   const synthetic = model.allObjects.filter((o) => o.synthetic && !o.origin).map((o) => o.doc.file);
   if (synthetic.length) {
     for (const f of new Set(synthetic)) fs.writeFileSync(f.path, f.text);
-    model = new Repo(root, diskHost, diskBuildOptions(root)).model();
+    model = await open();
   }
   const ctx: CorpusContext = {
     corpus,
@@ -404,6 +411,7 @@ export async function runCorpus(corpusDir: string, opts: CorpusOptions): Promise
   }
   out.sort((a, b) => entryId(a.cluster, a.namespace, a.name).localeCompare(entryId(b.cluster, b.namespace, b.name)));
   const unplaced = model.unapplied.filter((o) => o.kind === 'Kustomization' && o.fluxKind === 'Kustomization').map((o) => `${path.relative(ctx.root, o.file)}: ${o.namespace ?? ''}/${o.name}`);
+  for (const e of engines) e.dispose();
   return { entries: out, unplaced };
 }
 
