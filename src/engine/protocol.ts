@@ -7,11 +7,13 @@
  * LSP mapping: `diagnostics` notifications = textDocument/publishDiagnostics, `definition`,
  * `references`, `hover`, `codeActions`, `documentLinks` = the requests of the same name.
  */
+import type { Result } from '../core/result';
 import type { Position, Range } from '../core/yaml/lines';
 import type { LiveObjectStatus, LiveState } from '../core/status/conditions';
 import type { DriftReport } from '../core/drift/types';
 import type { RenderResult, HelmRenderResult, RenderedObject } from '../render/types';
 import type { TreeJson } from '../core/tree/treeData';
+import type { IconSpec } from '../core/tree/viewModel';
 import type { DependencyGraph, GraphLive } from '../core/graph/types';
 
 export type { Position, Range, LiveObjectStatus, LiveState, DriftReport, RenderResult, HelmRenderResult, RenderedObject, TreeJson, DependencyGraph, GraphLive };
@@ -52,7 +54,7 @@ export interface TargetRef extends ObjectRef {
   root: string;
 }
 
-export type IconSpec = { media: string } | { codicon: string; color?: string };
+export type { IconSpec };
 
 /** One node of the Flux tree, ready to show. `id` is stable across rebuilds and is the handle for children. */
 export interface TreeItemData {
@@ -151,8 +153,6 @@ export interface RenderParams {
   env?: Record<string, string | undefined>;
 }
 
-export type Errorable<T> = { ok: true; value: T } | { ok: false; error: { kind: string; message: string } };
-
 /** What an engine reports between requests. */
 export interface EngineStatus {
   /** True until the first index of every folder finished. */
@@ -209,7 +209,7 @@ export interface EngineMethods {
   /** Kustomizations and HelmReleases written in the workspace (drift candidates), optionally one object's copies. */
   targets: [{ kind?: string; namespace?: string; name?: string; cluster?: string; root?: string; includeInferred?: boolean }, TargetRef[]];
   driftSubject: [{ target: TargetRef }, DriftSubject | undefined];
-  render: [RenderParams, Errorable<RenderResult | HelmRenderResult>];
+  render: [RenderParams, Result<RenderResult | HelmRenderResult, { kind: string; message: string }>];
   /** What the folder's model knows (CRDs in the workspace, built-in kinds): the fallback when discovery fails. */
   isNamespaced: [{ root: string; types: { apiVersion: string; kind: string }[] }, boolean[]];
   liveValueMarks: [{ reports: DriftReport[] }, LiveValueMark[]];

@@ -28,12 +28,6 @@ export interface RenderError {
   stderr?: string;
 }
 
-/**
- * `Result<T, RenderError>`, still spelled this way by src/render/kustomize.ts only (rewritten in
- * parallel); everything else names the Result.
- */
-export type Errorable<T> = Result<T, RenderError>;
-
 export { ok };
 
 /** A failed render of the given kind. */

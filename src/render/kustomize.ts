@@ -13,7 +13,8 @@ import { missingInputs } from '../core/flux/inputs';
 import { describeConfinement, kustomizeConfinement, type SourceTree } from '../core/flux/confine';
 import { maskSops, MASK, restoreMasks } from '../core/flux/mask';
 import { postBuildVariables, setCommonMetadata, setOwnerLabels, substituteObjectText } from '../core/flux/postbuild';
-import { fail, ok, type Errorable } from './errors';
+import { fail, ok, type RenderError } from './errors';
+import type { Result } from '../core/result';
 import { wasmModule } from '../engine/wasm/host';
 import type { MemFile } from '../engine/wasm/protocol';
 import { InputBudget, memTree, viewFiles } from './files';
@@ -28,7 +29,7 @@ function ksLabel(ks: KustomizationNode): string {
 }
 
 /** Checks that need no process: whether the workspace holds everything the build reads. */
-export function kustomizationInputsProblem(model: RepoModel, ks: KustomizationNode): Errorable<SourceView> {
+export function kustomizationInputsProblem(model: RepoModel, ks: KustomizationNode): Result<SourceView, RenderError> {
   const label = ksLabel(ks);
   if (ks.source.kind !== 'view') {
     return fail('unavailable', `${label}: its source ${ks.source.description} is not in this workspace, so it cannot be built locally.`);
@@ -79,7 +80,7 @@ export interface FluxKustomizationText {
   looked: string[];
 }
 
-export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view: SourceView): Errorable<FluxKustomizationText> {
+export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view: SourceView): Result<FluxKustomizationText, RenderError> {
   const label = ksLabel(ks);
   // The model's targetNamespace already holds what the parent gives this Kustomization (its
   // substitution, its patches); the written spec alone would lose it.
@@ -152,7 +153,7 @@ function artifactListing(ws: Workspace, listing: ReturnType<SourceView['listDir'
   return { files: new Map([...listing.files].filter(([, real]) => ws.notRead.get(real)?.notRead !== 'unreadable')), dirs: listing.dirs };
 }
 
-export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorable<KustomizeInput & { generated: FluxKustomizationText }> {
+export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Result<KustomizeInput & { generated: FluxKustomizationText }, RenderError> {
   const inputs = kustomizationInputsProblem(model, ks);
   if (!inputs.ok) return inputs;
   const view = inputs.value;
@@ -172,7 +173,7 @@ export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Errorab
   return ok({ files, dir: ks.path, view, userOrigins: generated.value.userOrigins, budget, generated: generated.value });
 }
 
-export async function renderKustomizationImpl(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Errorable<RenderResult>> {
+export async function renderKustomizationImpl(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<Result<RenderResult, RenderError>> {
   const input = kustomizeInput(model, ks);
   if (!input.ok) return input;
   const label = ksLabel(ks);
@@ -189,7 +190,7 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
 export type ReadKind = 'stat' | 'list' | 'file';
 
 export interface RecordedBuild {
-  result: Errorable<RenderResult>;
+  result: Result<RenderResult, RenderError>;
   /**
    * Every source path (relative to the source root, '' its root) the build looked at and how,
    * including what producing Flux's kustomization read; undefined when it failed before kustomize
@@ -320,7 +321,7 @@ export function splitDocuments(output: string): string[] {
 }
 
 /** Flux's layer after the build: substitution, SOPS masking, owner labels, commonMetadata. */
-export function postBuild(model: RepoModel, ks: KustomizationNode, view: SourceView, output: string, opts: RenderOptions, dropOrigins: boolean): Errorable<RenderResult> {
+export function postBuild(model: RepoModel, ks: KustomizationNode, view: SourceView, output: string, opts: RenderOptions, dropOrigins: boolean): Result<RenderResult, RenderError> {
   const label = ksLabel(ks);
   const warnings: string[] = [];
   const pb = postBuildVariables(model, ks, opts.revealSecretValues === true);
