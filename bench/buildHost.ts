@@ -11,6 +11,7 @@ import { PersistentBuildCache } from '../src/engine/persistentBuildCache';
 import { targetNodes } from '../src/engine/targets';
 import { kustomizeInput } from '../src/render/kustomize';
 import type { KustomizationNode } from '../src/core/model/graph';
+import { reportAndExit } from './childProcess';
 
 export interface ColdResult {
   openMs: number;
@@ -94,14 +95,5 @@ async function memory(args: { root: string }): Promise<MemoryResult> {
 if (require.main === module) {
   const [mode, json] = process.argv.slice(2);
   const args = JSON.parse(json) as { root: string; cacheDir?: string };
-  (mode === 'cold' ? cold(args) : memory(args)).then(
-    (r) => {
-      process.stdout.write(JSON.stringify(r) + '\n');
-      process.exit(0);
-    },
-    (err) => {
-      process.stderr.write(`${(err as Error).stack ?? err}\n`);
-      process.exit(1);
-    },
-  );
+  reportAndExit(mode === 'cold' ? cold(args) : memory(args));
 }

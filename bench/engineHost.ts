@@ -12,6 +12,7 @@ import * as v8 from 'node:v8';
 import { EngineClient, workerTransport } from '../src/engine/client';
 import type { FromEngine, ToEngine } from '../src/engine/protocol';
 import { probe, type Blocking } from './hostProbe';
+import { reportAndExit } from './childProcess';
 
 export interface HostArgs {
   root: string;
@@ -190,14 +191,5 @@ async function main(args: HostArgs): Promise<HostResult> {
 }
 
 if (require.main === module) {
-  void main(JSON.parse(process.argv[2]) as HostArgs).then(
-    (r) => {
-      process.stdout.write(JSON.stringify(r) + '\n');
-      process.exit(0);
-    },
-    (err) => {
-      process.stderr.write(`${(err as Error).stack ?? err}\n`);
-      process.exit(1);
-    },
-  );
+  reportAndExit(main(JSON.parse(process.argv[2]) as HostArgs));
 }

@@ -4,6 +4,8 @@ import { Repo } from '../../src/core/repo';
 import { memoryHost } from '../../src/core/workspace/host';
 import { diskHost } from '../../src/node/fsHost';
 import type { GitCheckout } from '../../src/core/model/sources';
+import { runCli } from '../../src/cli/main';
+import type { CliIO } from '../../src/cli/io';
 
 /** `<repo>/../shared`, where CI puts the read-only corpora beside the clone. */
 export const SHARED = path.resolve(__dirname, '../../../shared');
@@ -29,4 +31,13 @@ export function corpusRemotes(name: string): string[] {
 
 export function memoryRepo(files: Record<string, string>, root = '/repo'): Repo {
   return new Repo(root, memoryHost(root, files));
+}
+
+/** Runs the CLI in-process from `cwd`, capturing what it prints. */
+export async function runCliCaptured(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, env };
+  const code = await runCli(args, io);
+  return { code, stdout, stderr };
 }

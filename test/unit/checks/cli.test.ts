@@ -1,17 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli } from '../../../src/cli/main';
-import type { CliIO } from '../../../src/cli/io';
 import * as fs from 'node:fs';
 import { FIXTURES, REPO_ROOT } from './helpers';
 import { validate } from './jsonSchema';
+import { runCliCaptured } from '../helpers';
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: REPO_ROOT, env: {} };
-  const code = await runCli(args, io);
-  return { code, out, err };
+  const { code, stdout, stderr } = await runCliCaptured(args, REPO_ROOT);
+  return { code, out: stdout, err: stderr };
 }
 
 test('check --format json: contract, relative files, 1-based positions, exit 1 on errors', async () => {

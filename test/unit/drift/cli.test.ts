@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { runCli } from '../../../src/cli/main';
-import type { CliIO } from '../../../src/cli/io';
+import { runCliCaptured } from '../helpers';
 
 const root = path.resolve(__dirname, '../../..');
 const fixture = path.join(root, 'test/fixtures/drift/ks-repo');
 
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: root, env };
-  return { code: await runCli(args, io), stdout, stderr };
+function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runCliCaptured(args, root, env);
 }
 
 describe('gitops-preview diff: arguments (no cluster)', () => {

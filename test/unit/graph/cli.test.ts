@@ -2,20 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Graphviz } from '@hpcc-js/wasm-graphviz';
-import { runCli } from '../../../src/cli/main';
-import type { CliIO } from '../../../src/cli/io';
 import { toDot, toMermaid, type DependencyGraph } from '../../../src/core/graph/index';
-import { CORPORA } from '../helpers';
+import { CORPORA, runCliCaptured } from '../helpers';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const FIXTURE = 'test/fixtures/graph/problems';
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: REPO_ROOT, env: {} };
-  const code = await runCli(args, io);
-  return { code, out, err };
+  const { code, stdout, stderr } = await runCliCaptured(args, REPO_ROOT);
+  return { code, out: stdout, err: stderr };
 }
 
 /** The contract: exactly these keys (optional ones may be absent), with these types. */
