@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { PathFilter } from './pathFilter';
-import type { EngineInput, EngineMethod, EngineSettings, EngineStatus, FileDiagnostics, FromEngine, LiveSnapshot, ParamsOf, ResultOf, ToEngine } from './protocol';
+import type { EngineInput, EngineMethod, EngineSettings, EngineStatus, FileDiagnostics, FromEngine, LiveSnapshot, ParamsOf, ResultOf, ToEngine, UpdateTimings } from './protocol';
 
 export interface EngineTransport {
   post(message: ToEngine): void;
@@ -40,6 +40,7 @@ export class EngineClient {
     diagnostics: [] as Listener<FileDiagnostics[]>[],
     changed: [] as Listener<number>[],
     log: [] as Listener<string>[],
+    timings: [] as Listener<UpdateTimings>[],
   };
 
   constructor(private readonly transport: EngineTransport) {
@@ -69,6 +70,11 @@ export class EngineClient {
 
   onLog(l: Listener<string>): () => void {
     return add(this.listeners.log, l);
+  }
+
+  /** Where each update's time went, sent with its diagnostics. */
+  onTimings(l: Listener<UpdateTimings>): () => void {
+    return add(this.listeners.timings, l);
   }
 
   open(roots: string[], settings?: EngineSettings): void {
@@ -142,6 +148,9 @@ export class EngineClient {
         return;
       case 'log':
         for (const l of this.listeners.log) l(m.message);
+        return;
+      case 'timings':
+        for (const l of this.listeners.timings) l(m.timings);
         return;
     }
   }

@@ -22,7 +22,7 @@ import { treeJson, treeText } from '../core/tree/treeData';
 import { Folder, toEngineDiagnostic } from './folder';
 import { liveLookup, snapshotCache } from './live';
 import { hasSkippedSegment } from './pathFilter';
-import type { EngineDiagnostic, ParseProblem, EngineEvent, EngineSettings, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
+import type { EngineDiagnostic, ParseProblem, EngineEvent, UpdateTimings, EngineSettings, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
 import { isTargetKind, matches, refOfApplied, refOfObject, targetNodes, type TargetNode } from './targets';
 import { TreeIndex } from './tree';
 import type { BuildCache } from './buildCache';
@@ -96,10 +96,13 @@ export class Engine {
       case 'buffer':
         this.setBuffer(msg.file, msg.text);
         break;
-      case 'reload':
+      case 'reload': {
+        const t0 = performance.now();
         for (const f of this.folders) f.repo.workspace.load();
+        this.inputTook(t0);
         this.changed();
         break;
+      }
       case 'live':
         this.live = msg.snapshot;
         this.tree.reset();
@@ -127,18 +130,32 @@ export class Engine {
   }
 
   filesChanged(paths: readonly string[]): void {
+    const t0 = performance.now();
     let changed = false;
     for (const path of paths) {
       if (hasSkippedSegment(path)) continue;
       const folder = this.folderOf(path);
       if (folder && folder.repo.fileChanged(path)) changed = true;
     }
-    if (changed) this.changed();
+    if (!changed) return;
+    this.inputTook(t0);
+    this.changed();
   }
 
   setBuffer(file: string, text: string | undefined): void {
+    const t0 = performance.now();
     const folder = this.folderOf(file);
-    if (folder && folder.repo.setBuffer(file, text)) this.changed();
+    if (!folder?.repo.setBuffer(file, text)) return;
+    this.inputTook(t0);
+    this.changed();
+  }
+
+  /** The update in progress since the first input it covers (sent as a `timings` event with its diagnostics). */
+  private timings: (UpdateTimings & { start: number }) | undefined;
+
+  private inputTook(t0: number): void {
+    const t = (this.timings ??= { start: t0, inputMs: 0, renders: [], modelMs: 0, checksMs: 0, totalMs: 0 });
+    t.inputMs += performance.now() - t0;
   }
 
   private changed(): void {
@@ -157,8 +174,11 @@ export class Engine {
     if (this.pending) clearTimeout(this.pending);
     this.pending = undefined;
     this.tree.reset();
+    // The status names each folder's clusters: the model is rebuilt here.
+    const t0 = performance.now();
     this.emit({ type: 'status', status: this.status() });
     this.emit({ type: 'changed', version: this.version() });
+    if (this.timings) this.timings.modelMs += performance.now() - t0;
     // With builds, diagnostics wait for them: the static reading would show findings the builds refute.
     if (this.options.builds) void this.refined();
     else this.publishDiagnostics();
@@ -182,6 +202,10 @@ export class Engine {
             const t0 = performance.now();
             try {
               const r = await f.refine({ allowProcesses: false });
+              if (r && this.timings) {
+                this.timings.renders.push(...r.renders);
+                this.timings.modelMs += r.modelMs;
+              }
               if (r?.rendered) this.log(`[builds] ${f.root}: ${r.rendered} Kustomization build(s) in ${r.rounds} round(s), ${Math.round(performance.now() - t0)} ms${r.pending ? `, ${r.pending} still pending` : ''}`);
             } catch (err) {
               this.log(`[builds] failed: ${(err as Error).stack ?? err}`);
@@ -201,6 +225,7 @@ export class Engine {
   }
 
   private publishDiagnostics(): void {
+    const t0 = performance.now();
     const files = this.folders.flatMap((f) => {
       try {
         return f.changedDiagnostics((m) => this.log(m));
@@ -209,7 +234,14 @@ export class Engine {
         return [];
       }
     });
+    const checked = performance.now();
     if (files.length) this.emit({ type: 'diagnostics', files });
+    const timings = this.timings;
+    this.timings = undefined;
+    if (timings) {
+      const { start, ...rest } = timings;
+      this.emit({ type: 'timings', timings: { ...rest, checksMs: checked - t0, totalMs: performance.now() - start } });
+    }
   }
 
   dispose(): void {

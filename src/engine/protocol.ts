@@ -241,7 +241,35 @@ export type EngineEvent =
   | { type: 'status'; status: EngineStatus }
   | { type: 'diagnostics'; files: FileDiagnostics[] }
   | { type: 'changed'; version: number }
-  | { type: 'log'; message: string };
+  | { type: 'log'; message: string }
+  | { type: 'timings'; timings: UpdateTimings };
+
+/**
+ * Where the time of one update went, from the first input it covers until its diagnostics were
+ * sent (sent after each such publication; the output channel and `npm run bench -- build` show it).
+ */
+export interface UpdateTimings {
+  /** Applying the inputs (re-parsing the changed files). */
+  inputMs: number;
+  /** Each Kustomization rendered, with where its time went. */
+  renders: RenderTiming[];
+  /** Rebuilding the model (after the inputs, and after each round of renders). */
+  modelMs: number;
+  /** Running the checks and comparing with what was published. */
+  checksMs: number;
+  /** From the first input until the diagnostics were handed to the transport. */
+  totalMs: number;
+}
+
+export interface RenderTiming {
+  /** `namespace/name` of the Kustomization. */
+  name: string;
+  /** Why it was rendered: no build under its key, or a build whose reads changed. */
+  reason: 'new-key' | 'reads-changed';
+  prepareMs: number;
+  kustomizeMs: number;
+  postBuildMs: number;
+}
 
 /** The wire format between the extension host and the worker. */
 export type ToEngine = EngineInput | { type: 'request'; id: number; method: EngineMethod; params: unknown };

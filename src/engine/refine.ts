@@ -13,6 +13,7 @@ import type { Workspace } from '../core/workspace/workspace';
 import { fluxKustomizationText, renderKustomizationRecorded, syntheticFiles } from '../render/kustomize';
 import type { RenderOptions } from '../render/types';
 import type { BuildCache } from './buildCache';
+import type { RenderTiming } from './protocol';
 import { readDigests, readsHold, watchedPaths, type SourceState } from './buildReads';
 import { MemoryBuildCache } from './memoryBuildCache';
 
@@ -40,6 +41,10 @@ export interface RefineResult {
   rounds: number;
   /** Builds still pending when the round limit stopped the loop. */
   pending: number;
+  /** Each render, in order, with why it ran and where its time went. */
+  renders: RenderTiming[];
+  /** Time spent rebuilding the model. */
+  modelMs: number;
 }
 
 export class Refiner {
@@ -47,6 +52,9 @@ export class Refiner {
   /** Inferred file contents of the last model, for checking a cached build's reads. */
   private overrides: ReadonlyMap<string, string> = new Map();
   private limitProblems: ModelProblem[] = [];
+  /** Keys whose live build an edit made stale (a render under such a key is for changed reads). */
+  private readonly stale = new Set<string>();
+  private renders: RenderTiming[] = [];
 
   constructor(
     private readonly ws: Workspace,
@@ -54,11 +62,16 @@ export class Refiner {
   ) {
     ws.onChange((change) => {
       if (change.kind === 'all') {
+        for (const key of this.live.keys()) this.stale.add(key);
         this.live.clear();
         return;
       }
       const dir = change.path.slice(0, change.path.lastIndexOf('/'));
-      for (const [key, b] of this.live) if (b.anyChange || b.files.has(change.path) || b.dirs.has(dir)) this.live.delete(key);
+      for (const [key, b] of this.live) {
+        if (!(b.anyChange || b.files.has(change.path) || b.dirs.has(dir))) continue;
+        this.live.delete(key);
+        this.stale.add(key);
+      }
     });
   }
 
@@ -91,8 +104,20 @@ export class Refiner {
   async refine(repo: Repo, opts: RenderOptions): Promise<RefineResult> {
     let rendered = 0;
     let rounds = 0;
-    let model = repo.model();
+    let modelMs = 0;
+    const timedModel = () => {
+      const t = performance.now();
+      const m = repo.model();
+      modelMs += performance.now() - t;
+      return m;
+    };
+    let model = timedModel();
     this.limitProblems = [];
+    this.renders = [];
+    const result = (pending: number): RefineResult => {
+      if (pending === 0) this.stale.clear();
+      return { rendered, rounds, pending, renders: this.renders, modelMs };
+    };
     for (;;) {
       // From the root down: a Kustomization is built once its applier's build is in (or failed), so
       // it is built from the spec that build gives it, not from its file only to be built again.
@@ -105,10 +130,10 @@ export class Refiner {
         for (let a = slot.node.applied.appliedBy; a && ready; a = a.applied.appliedBy) if (waiting.has(a)) ready = false;
         if (ready) pending.set(slot.key, slot.node);
       }
-      if (pending.size === 0 || opts.signal?.aborted) return { rendered, rounds, pending: pending.size };
+      if (pending.size === 0 || opts.signal?.aborted) return result(pending.size);
       if (rounds >= MAX_REFINE_ROUNDS) {
         this.limitProblems = limitProblems(model, pending);
-        return { rendered, rounds, pending: pending.size };
+        return result(pending.size);
       }
       rounds++;
       this.overrides = syntheticFiles(model);
@@ -116,16 +141,17 @@ export class Refiner {
       for (const [key, node] of pending) {
         await this.render(model, key, node, opts);
         rendered++;
-        if (this.ws.version !== version || opts.signal?.aborted) return { rendered, rounds, pending: pending.size };
+        if (this.ws.version !== version || opts.signal?.aborted) return result(pending.size);
       }
       repo.invalidate();
-      model = repo.model();
+      model = timedModel();
     }
   }
 
   private async render(model: RepoModel, key: string, node: KustomizationNode, opts: RenderOptions): Promise<void> {
     const version = this.ws.version;
     const recorded = await renderKustomizationRecorded(model, node, { ...opts, revealSecretValues: false });
+    this.renders.push({ name: `${node.applied.namespace ?? 'default'}/${node.applied.name}`, reason: this.stale.delete(key) ? 'reads-changed' : 'new-key', ...recorded.timing });
     // A build of files that changed while it ran describes neither the old nor the new content.
     if (this.ws.version !== version) return;
     const r = recorded.result;

@@ -199,23 +199,37 @@ export interface RecordedBuild {
   reads?: Record<string, ReadKind>;
   /** The kustomization Flux builds at spec.path (its content stands for the spec.path file's). */
   generated?: FluxKustomizationText;
+  /** Where the time went (ms): preparing the input, kustomize (WebAssembly calls), Flux's post-build layer. */
+  timing: BuildTiming;
+}
+
+export interface BuildTiming {
+  prepareMs: number;
+  kustomizeMs: number;
+  postBuildMs: number;
 }
 
 /** `renderKustomization`, also telling what the build read, so it can be cached by that content. */
 export async function renderKustomizationRecorded(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<RecordedBuild> {
+  const t0 = performance.now();
+  const timing: BuildTiming = { prepareMs: 0, kustomizeMs: 0, postBuildMs: 0 };
+  const prepared = () => ((timing.prepareMs = performance.now() - t0), timing);
   const inputs = kustomizationInputsProblem(model, ks);
-  if (!inputs.ok) return { result: inputs };
+  if (!inputs.ok) return { result: inputs, timing: prepared() };
   const view = inputs.value;
   const label = ksLabel(ks);
   const gen = fluxKustomizationText(model.workspace, ks, view);
-  if (!gen.ok) return { result: gen };
+  if (!gen.ok) return { result: gen, timing: prepared() };
   const generated = gen.value;
   const base = baseFiles(model, view);
   const tree: SourceTree = { readFile: (vp) => (vp === generated.path ? generated.text : base.tree.readFile(vp)), isDir: (vp) => base.tree.isDir(vp) };
   const confinement = kustomizeConfinement(tree, ks.path);
   if (confinement.length) {
-    return { result: fail('invalid', `${label}: the build would read outside the source artifact or run something, which kustomize-controller refuses:\n${describeConfinement(confinement)}`) };
+    return { result: fail('invalid', `${label}: the build would read outside the source artifact or run something, which kustomize-controller refuses:\n${describeConfinement(confinement)}`), timing: prepared() };
   }
+  prepared();
+  const t1 = performance.now();
+  const called = () => ((timing.kustomizeMs = performance.now() - t1), timing);
   const call = (args: Record<string, unknown>, files: MemFile[]) =>
     wasmModule('kustomize').call('kustomize', { dir: ks.path, reads: true, base: base.key, ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
   const overlay = [{ path: generated.path, data: generated.text }];
@@ -224,12 +238,12 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
     const answer = await call({}, overlay);
     if (!answer.ok) {
       const failed = fromWasm(answer, label, 'kustomize build', base.budget.describe());
-      return { result: failed.ok ? fail('build-failed', `${label}: no answer`) : failed };
+      return { result: failed.ok ? fail('build-failed', `${label}: no answer`) : failed, timing: called() };
     }
     try {
       recorded = JSON.parse(answer.output) as typeof recorded;
     } catch {
-      return { result: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`) };
+      return { result: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`), timing: called() };
     }
     if (!recorded?.needBase) break;
     // The instance does not hold this source's files yet: after an edit, it is sent what changed
@@ -241,9 +255,10 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
       if (updated.ok && !(JSON.parse(updated.output) as { needBase?: boolean }).needBase) continue;
     }
     const loaded = await call({ full: true }, base.files);
-    if (!loaded.ok) return { result: fail('build-failed', `${label}: ${loaded.message}`) };
+    if (!loaded.ok) return { result: fail('build-failed', `${label}: ${loaded.message}`), timing: called() };
   }
-  if (!recorded || recorded.needBase) return { result: fail('build-failed', `${label}: the kustomize module did not take the source's files`) };
+  called();
+  if (!recorded || recorded.needBase) return { result: fail('build-failed', `${label}: the kustomize module did not take the source's files`), timing };
   const reads: Record<string, ReadKind> = {};
   const note = (vp: string, how: ReadKind) => {
     const rank = { stat: 1, list: 2, file: 3 };
@@ -254,8 +269,11 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   for (const vp of generated.listed) note(vp, 'list');
   for (const vp of generated.looked) note(vp, 'stat');
   const built = recorded.ok ? ok(recorded.output ?? '') : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build', base.budget.describe());
-  if (!built.ok) return { result: built, reads, generated };
-  return { result: postBuild(model, ks, view, built.value, opts, !generated.userOrigins), reads, generated };
+  if (!built.ok) return { result: built, reads, generated, timing };
+  const t2 = performance.now();
+  const result = postBuild(model, ks, view, built.value, opts, !generated.userOrigins);
+  timing.postBuildMs = performance.now() - t2;
+  return { result, reads, generated, timing };
 }
 
 /** A source's files as the kustomize module keeps them between builds: named by workspace, its version and the view. */

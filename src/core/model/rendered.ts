@@ -41,12 +41,37 @@ export interface BuildSlot {
   readonly state: 'built' | 'failed' | 'pending';
 }
 
-/** Digests a Kustomization's effective (as applied) spec and what its build reads besides files. */
+/**
+ * The spec fields kustomize-controller's build reads (its generator, post-build and decryption;
+ * here core/flux/generator.ts and core/flux/postbuild.ts): only these enter a build's key, so an
+ * edit of `dependsOn`, `interval`, `wait`, `healthChecks`, `prune`, `timeout`… keeps the build.
+ * `path` and `targetNamespace` enter as the model resolved them, `sourceRef` as the source's view.
+ */
+export const BUILD_SPEC_FIELDS = [
+  'path',
+  'sourceRef',
+  'targetNamespace',
+  'namePrefix',
+  'nameSuffix',
+  'patches',
+  'patchesStrategicMerge',
+  'patchesJson6902',
+  'images',
+  'components',
+  'ignoreMissingComponents',
+  'buildMetadata',
+  'commonMetadata',
+  'postBuild',
+  'decryption',
+] as const;
+
+/** Digests what a Kustomization's build depends on besides the files it reads: its identity (owner labels) and build spec fields. */
 export function buildKey(node: KustomizationNode, substituteFrom: string, sha: (s: string) => string): string {
   const a = node.applied;
   const spec = asRecord(a.object.body.spec) ?? {};
+  const fields = BUILD_SPEC_FIELDS.map((f) => spec[f] ?? null);
   const view = node.source.kind === 'view' ? node.source.view.key : node.source.kind;
-  return sha(JSON.stringify([a.cluster.name, a.kind, a.namespace, a.name, node.path, node.targetNamespace ?? null, view, spec, substituteFrom]));
+  return sha(JSON.stringify([a.cluster.name, a.kind, a.namespace, a.name, node.path, node.targetNamespace ?? null, view, fields, node.inheritedSubstitute ?? null, substituteFrom]));
 }
 
 /**

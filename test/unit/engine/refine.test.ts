@@ -260,3 +260,37 @@ test('an edit re-renders only the builds that read the edited file, then childre
   const again = folder({ ...files, 'one/cm.yaml': configMap('one', '\n  more: data'), 'apps/two.yaml': files['apps/two.yaml'].replace('./two', './one') }, cache);
   assert.equal((await again.refine({ allowProcesses: false }))?.rendered, 0);
 });
+
+test("an edit of a child's dependsOn, interval or wait re-renders its parent only; a changed patch re-renders the child too", async () => {
+  const files = {
+    'clusters/prod/apps.yaml': ks('apps', '  path: ./apps\n'),
+    'apps/one.yaml': ks('one', '  path: ./one\n  interval: 1h\n'),
+    'one/cm.yaml': configMap('one'),
+  };
+  const f = folder(files);
+  assert.equal((await f.refine({ allowProcesses: false }))?.rendered, 3, 'flux-system, apps, one');
+
+  f.repo.setBuffer(`${ROOT}/apps/one.yaml`, ks('one', '  path: ./one\n  interval: 5m\n  wait: true\n  dependsOn:\n    - name: infra\n'));
+  const deps = await f.refine({ allowProcesses: false });
+  assert.deepEqual(
+    deps?.renders.map((r) => [r.name, r.reason]),
+    [['flux-system/apps', 'reads-changed']],
+    "the parent's build read the file; the child's build does not depend on those fields",
+  );
+  assert.deepEqual(kustomization(f.model(), 'one').applied.object.body.spec.dependsOn, [{ name: 'infra' }], 'the model has the edited spec');
+
+  f.repo.setBuffer(
+    `${ROOT}/apps/one.yaml`,
+    ks('one', '  path: ./one\n  interval: 5m\n  patches:\n    - patch: |-\n        - op: add\n          path: /data/patched\n          value: "yes"\n      target:\n        kind: ConfigMap\n'),
+  );
+  const patched = await f.refine({ allowProcesses: false });
+  assert.deepEqual(
+    patched?.renders.map((r) => [r.name, r.reason]),
+    [
+      ['flux-system/apps', 'reads-changed'],
+      ['flux-system/one', 'new-key'],
+    ],
+  );
+  assert.deepEqual(kustomization(f.model(), 'one').applies[0].object.body.data, { key: 'value', patched: 'yes' });
+  assert.ok(patched!.renders.every((r) => r.kustomizeMs > 0), 'each render accounts for its time in kustomize');
+});
