@@ -20,6 +20,7 @@ import type { MemFile } from '../engine/wasm/protocol';
 import { InputBudget, memTree, viewFiles } from './files';
 import type { RenderedObject, RenderOptions, RenderResult } from './types';
 import { fromWasm } from './wasm';
+import { parseDocument } from './parsedDocuments';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const ORIGIN_ANNOTATION = 'config.kubernetes.io/origin';
@@ -352,7 +353,7 @@ export function postBuild(model: RepoModel, ks: KustomizationNode, view: SourceV
   for (const text of splitDocuments(output)) {
     let obj: Record<string, any>;
     try {
-      obj = asRecord(parseYaml(text)) ?? {};
+      obj = asRecord(parseDocument(text)) ?? {};
     } catch (err) {
       return fail('build-failed', `${label}: kustomize output is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
     }
