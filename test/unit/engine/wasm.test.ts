@@ -148,3 +148,55 @@ test('withMemoryMaximum sets the maximum of the memory section and keeps the res
   const capped = withMemoryMaximum(plain, 16 * 65536);
   assert.deepEqual([...capped], [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 5, 4, 1, 1, 2, 16]);
 });
+
+test('a recorded build answers each resource as JSON, with kustomize\'s YAML only where substitution could apply', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  try {
+    const files: MemFile[] = [
+      {
+        path: 'app/kustomization.yaml',
+        data: 'resources: [a.yaml, b.yaml]\ncommonLabels: {team: x}\nbuildMetadata: [originAnnotations]\n',
+      },
+      { path: 'app/a.yaml', data: cm('plain') },
+      { path: 'app/b.yaml', data: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: vars\ndata:\n  url: https://${DOMAIN}/x\n' },
+    ];
+    const recorded = await m.call('kustomize', { dir: 'app', reads: true }, files);
+    assert.ok(recorded.ok, recorded.ok ? '' : recorded.message);
+    const answer = JSON.parse(recorded.output) as { ok: boolean; objects: { json: Record<string, any>; yaml?: string }[] };
+    assert.ok(answer.ok);
+    const byName = new Map(answer.objects.map((o) => [o.json.metadata.name, o]));
+    assert.equal(byName.get('plain')?.yaml, undefined);
+    assert.equal(byName.get('plain')?.json.metadata.labels.team, 'x');
+    assert.match(byName.get('plain')?.json.metadata.annotations['config.kubernetes.io/origin'], /path: a\.yaml/);
+    // The YAML given is exactly the document `kustomize build` prints for it.
+    const plain = await m.call('kustomize', { dir: 'app' }, files);
+    assert.ok(plain.ok);
+    const printed = plain.output.split(/^---\n/m).find((d) => d.includes('name: vars'));
+    assert.equal(byName.get('vars')?.yaml, printed);
+    assert.equal(byName.get('vars')?.json.data.url, 'https://${DOMAIN}/x');
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('transformer annotations are recorded only when the kustomization asks for them, as kustomize prints them', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  const transformations = 'alpha.config.kubernetes.io/transformations';
+  try {
+    for (const metadata of ['[originAnnotations]', '[originAnnotations, transformerAnnotations]']) {
+      const files: MemFile[] = [
+        { path: 'app/kustomization.yaml', data: `resources: [cm.yaml]\nnamePrefix: p-\nbuildMetadata: ${metadata}\n` },
+        { path: 'app/cm.yaml', data: cm('settings') },
+      ];
+      const r = await m.call('kustomize', { dir: 'app', reads: true }, files);
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      const [obj] = (JSON.parse(r.output) as { objects: { json: Record<string, any> }[] }).objects;
+      const annotations = obj.json.metadata.annotations as Record<string, string>;
+      assert.match(annotations['config.kubernetes.io/origin'], /path: cm\.yaml/, metadata);
+      if (metadata.includes('transformerAnnotations')) assert.match(annotations[transformations], /PrefixSuffixTransformer|PrefixTransformer/, metadata);
+      else assert.equal(annotations[transformations], undefined, metadata);
+    }
+  } finally {
+    await m.dispose();
+  }
+});
