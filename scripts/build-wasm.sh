@@ -25,8 +25,11 @@ modules=(kustomize helm)
 # replace files of the module cache); a kustomize version without that call stops the build.
 kustomize_workspace() {
   local api gen version
+  # Downloaded first: on a fresh machine the module cache does not have it yet.
+  (cd wasm && "$go_bin" mod download sigs.k8s.io/kustomize/api)
   api="$(cd wasm && "$go_bin" list -m -f '{{.Dir}}' sigs.k8s.io/kustomize/api)"
   version="$(cd wasm && "$go_bin" list -m -f '{{.Version}}' sigs.k8s.io/kustomize/api)"
+  [[ -d "$api" ]] || { log "ERROR: sigs.k8s.io/kustomize/api is not in the module cache"; exit 1; }
   gen="$1"
   rm -rf "$gen" && mkdir -p "$gen"
   cp -R "$api" "$gen/kustomize-api" && chmod -R u+w "$gen/kustomize-api"
