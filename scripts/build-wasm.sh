@@ -18,11 +18,12 @@ go_bin="$(command -v go || true)"
 
 modules=(kustomize helm)
 
-# The kustomize module is compiled against a patched copy of kustomize's api module: two files added
-# (wasm/_overlay/kustomize-api) and one call in internal/target/multitransformer.go redirected to
-# them, so transformer annotations that the build removes at its end are not recorded. The copy is
+# The kustomize module is compiled against a patched copy of kustomize's api module: files added
+# (wasm/_overlay/kustomize-api) and two calls redirected to them: in internal/target/multitransformer.go,
+# so transformer annotations that the build removes at its end are not recorded; in
+# resource/factory.go, so a long-lived instance parses a file's text once. The copy is
 # made here from the module cache and used through a Go workspace file (go build -overlay may not
-# replace files of the module cache); a kustomize version without that call stops the build.
+# replace files of the module cache); a kustomize version without those calls stops the build.
 kustomize_workspace() {
   local api gen version
   # Downloaded first: on a fresh machine the module cache does not have it yet.
@@ -37,7 +38,12 @@ kustomize_workspace() {
   sed -i 's/m\.AddTransformerAnnotation(t\.Origin)/addTransformerAnnotation(m, t.Origin)/' "$mt"
   grep -q 'addTransformerAnnotation(m, t.Origin)' "$mt" \
     || { log "ERROR: kustomize api $version has no AddTransformerAnnotation(t.Origin) call in internal/target/multitransformer.go to redirect"; exit 1; }
+  local factory="$gen/kustomize-api/resource/factory.go"
+  sed -i 's/^\tnodes, err := kio\.FromBytes(b)$/\tnodes, err := parsedNodes(b)/' "$factory"
+  grep -q 'nodes, err := parsedNodes(b)' "$factory" \
+    || { log "ERROR: kustomize api $version has no kio.FromBytes(b) call in resource/factory.go to redirect"; exit 1; }
   cp wasm/_overlay/kustomize-api/internal/target/*.go "$gen/kustomize-api/internal/target/"
+  cp wasm/_overlay/kustomize-api/resource/*.go "$gen/kustomize-api/resource/"
   cp wasm/_overlay/kustomize-api/types/*.go "$gen/kustomize-api/types/"
   printf 'go %s\n\nuse %s\n\nreplace sigs.k8s.io/kustomize/api %s => %s\n' \
     "$(sed -n 's/^go //p' wasm/go.mod)" "$repo_root/wasm" "$version" "$gen/kustomize-api" >"$gen/go.work"

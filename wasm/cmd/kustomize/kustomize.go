@@ -11,6 +11,7 @@ import (
 
 	"gitops-preview/wasm/internal/abi"
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/resmap"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -150,7 +151,7 @@ func buildObjects(fs filesys.FileSystem, openAPI bool, buildDir string) ([]outpu
 	}
 	out := make([]outputObject, 0, res.Size())
 	for _, r := range res.Resources() {
-		j, err := r.MarshalJSON()
+		j, err := resourceJSON(r)
 		if err != nil {
 			return nil, relativeToSource(fmt.Errorf("%s: %w", r.CurId(), err))
 		}
@@ -302,6 +303,9 @@ func warm(json.RawMessage, abi.Files) (string, error) {
 }
 
 func init() {
+	// Declared by the patched kustomize api (scripts/build-wasm.sh): the instance keeps the parsed
+	// documents of up to 8 MB of YAML between builds.
+	resource.ParseCacheLimit = 8 << 20
 	abi.Register("kustomize", kustomizeBuild)
 	abi.Register("warm", warm)
 }
