@@ -16,6 +16,7 @@ import type { BuildCache } from './buildCache';
 import type { RenderTiming } from './protocol';
 import { readDigests, readsHold, watchedPaths, type SourceState } from './buildReads';
 import { MemoryBuildCache } from './memoryBuildCache';
+import { wasmModule } from './wasm/host';
 
 /**
  * Rounds of "render what is pending, rebuild": each round reaches one level deeper, so this bounds
@@ -60,6 +61,8 @@ export class Refiner {
     private readonly ws: Workspace,
     private readonly cache: BuildCache = new MemoryBuildCache(),
   ) {
+    // The kustomize instance starts and parses its OpenAPI schema while the workspace is read.
+    void wasmModule('kustomize').call('warm', {}, []);
     ws.onChange((change) => {
       if (change.kind === 'all') {
         for (const key of this.live.keys()) this.stale.add(key);

@@ -20,7 +20,6 @@ import type { MemFile } from '../engine/wasm/protocol';
 import { InputBudget, memTree, viewFiles } from './files';
 import type { RenderedObject, RenderOptions, RenderResult } from './types';
 import { fromWasm } from './wasm';
-import { parseDocument } from './parsedDocuments';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const ORIGIN_ANNOTATION = 'config.kubernetes.io/origin';
@@ -234,7 +233,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   const call = (args: Record<string, unknown>, files: MemFile[]) =>
     wasmModule('kustomize').call('kustomize', { dir: ks.path, reads: true, base: base.key, ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
   const overlay = [{ path: generated.path, data: generated.text }];
-  let recorded: { ok: boolean; needBase?: boolean; output?: string; error?: string; reads?: Record<string, ReadKind> } | undefined;
+  let recorded: { ok: boolean; needBase?: boolean; objects?: { json: Record<string, any>; yaml?: string }[]; error?: string; reads?: Record<string, ReadKind> } | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
     const answer = await call({}, overlay);
     if (!answer.ok) {
@@ -269,7 +268,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   for (const [vp, how] of Object.entries(recorded.reads ?? {})) note(vp === '.' ? '' : vp, how);
   for (const vp of generated.listed) note(vp, 'list');
   for (const vp of generated.looked) note(vp, 'stat');
-  const built = recorded.ok ? ok(recorded.output ?? '') : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build', base.budget.describe());
+  const built = recorded.ok ? ok((recorded.objects ?? []).map((o): OutputDocument => ({ obj: o.json, text: o.yaml }))) : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build', base.budget.describe());
   if (!built.ok) return { result: built, reads, generated, timing };
   const t2 = performance.now();
   const result = postBuild(model, ks, view, built.value, opts, !generated.userOrigins);
@@ -339,8 +338,21 @@ export function splitDocuments(output: string): string[] {
     .filter((d) => d.trim() !== '');
 }
 
+/**
+ * One resource of kustomize's output: its YAML as kustomize prints it, its decoded object, or both
+ * (the module sends the object, with the YAML only when substitution could change it).
+ */
+export type OutputDocument = { text: string; obj?: Record<string, any> } | { text?: string; obj: Record<string, any> };
+
 /** Flux's layer after the build: substitution, SOPS masking, owner labels, commonMetadata. */
-export function postBuild(model: RepoModel, ks: KustomizationNode, view: SourceView, output: string, opts: RenderOptions, dropOrigins: boolean): Result<RenderResult, RenderError> {
+export function postBuild(
+  model: RepoModel,
+  ks: KustomizationNode,
+  view: SourceView,
+  output: string | readonly OutputDocument[],
+  opts: RenderOptions,
+  dropOrigins: boolean,
+): Result<RenderResult, RenderError> {
   const label = ksLabel(ks);
   const warnings: string[] = [];
   const pb = postBuildVariables(model, ks, opts.revealSecretValues === true);
@@ -350,19 +362,24 @@ export function postBuild(model: RepoModel, ks: KustomizationNode, view: SourceV
   const common = asRecord(spec.commonMetadata);
   const objects: RenderedObject[] = [];
   let sopsCount = 0;
-  for (const text of splitDocuments(output)) {
+  const docs: readonly OutputDocument[] = typeof output === 'string' ? splitDocuments(output).map((text) => ({ text })) : output;
+  for (const doc of docs) {
     let obj: Record<string, any>;
-    try {
-      obj = asRecord(parseDocument(text)) ?? {};
-    } catch (err) {
-      return fail('build-failed', `${label}: kustomize output is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    if (doc.obj) obj = doc.obj;
+    else {
+      try {
+        obj = asRecord(parseYaml(doc.text!)) ?? {};
+      } catch (err) {
+        return fail('build-failed', `${label}: kustomize output is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+      }
     }
     const meta = asRecord(obj.metadata);
     if (!asString(obj.apiVersion) || !asString(obj.kind) || !asString(meta?.name)) {
-      return fail('build-failed', `${label}: failed to decode Kubernetes apiVersion, kind and name from: ${text.slice(0, 200)}`);
+      return fail('build-failed', `${label}: failed to decode Kubernetes apiVersion, kind and name from: ${(doc.text ?? JSON.stringify(obj)).slice(0, 200)}`);
     }
     const origin = originOf(model, ks, view, obj);
-    const sub = substituteObjectText(text, obj, pb, strict);
+    // Without its YAML the object holds no `$`, so substitution leaves it as it is.
+    const sub = doc.text === undefined ? { text: '', changed: false } : substituteObjectText(doc.text, obj, pb, strict);
     if ('error' in sub) {
       const where = origin ? ` (${origin.file})` : '';
       return fail('substitution', `${label}: post build failed for '${obj.kind}/${meta!.name}'${where}: ${sub.error}`);
