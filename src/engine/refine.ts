@@ -10,7 +10,7 @@ import type { BuiltObject, KustomizationBuild } from '../core/model/rendered';
 import type { Repo } from '../core/repo';
 import type { ModelProblem } from '../core/model/types';
 import type { Workspace } from '../core/workspace/workspace';
-import { fluxKustomizationText, renderKustomizationRecorded, syntheticFiles } from '../render/kustomize';
+import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, syntheticFiles } from '../render/kustomize';
 import type { RenderOptions } from '../render/types';
 import type { BuildCache } from './buildCache';
 import type { RenderTiming } from './protocol';
@@ -55,6 +55,12 @@ export class Refiner {
   private limitProblems: ModelProblem[] = [];
   /** Keys whose live build an edit made stale (a render under such a key is for changed reads). */
   private readonly stale = new Set<string>();
+  /**
+   * Builds that failed before kustomize ran, made stale by an edit: no reads tell which edits
+   * matter, but the failure is the first check a render makes (`kustomizationInputsProblem`), so
+   * while that check still fails with the same message a render would give the same build.
+   */
+  private readonly recheck = new Map<string, LiveBuild>();
   private renders: RenderTiming[] = [];
 
   constructor(
@@ -64,16 +70,12 @@ export class Refiner {
     // The kustomize instance starts and parses its OpenAPI schema while the workspace is read.
     void wasmModule('kustomize').call('warm', {}, []);
     ws.onChange((change) => {
-      if (change.kind === 'all') {
-        for (const key of this.live.keys()) this.stale.add(key);
-        this.live.clear();
-        return;
-      }
-      const dir = change.path.slice(0, change.path.lastIndexOf('/'));
+      const dir = change.kind === 'file' ? change.path.slice(0, change.path.lastIndexOf('/')) : '';
       for (const [key, b] of this.live) {
-        if (!(b.anyChange || b.files.has(change.path) || b.dirs.has(dir))) continue;
+        if (change.kind === 'file' && !(b.anyChange || b.files.has(change.path) || b.dirs.has(dir))) continue;
         this.live.delete(key);
         this.stale.add(key);
+        if (b.anyChange && !b.build.ok) this.recheck.set(key, b);
       }
     });
   }
@@ -82,6 +84,16 @@ export class Refiner {
   readonly lookup = (key: string, node: KustomizationNode): KustomizationBuild | undefined => {
     const live = this.live.get(key);
     if (live) return live.build;
+    const failed = this.recheck.get(key);
+    if (failed && !failed.build.ok) {
+      this.recheck.delete(key);
+      const now = kustomizationInputsProblem(this.ws, node);
+      if (!now.ok && failed.build.message === shorten(now.error.message) && failed.build.reportable === REPORTABLE.has(now.error.kind)) {
+        this.live.set(key, failed);
+        this.stale.delete(key);
+        return failed.build;
+      }
+    }
     const cached = this.cache.get(key);
     if (!cached || node.source.kind !== 'view') return undefined;
     const value = cached.value as { build: KustomizationBuild; reads?: Record<string, 'stat' | 'list' | 'file'> };
@@ -118,7 +130,10 @@ export class Refiner {
     this.limitProblems = [];
     this.renders = [];
     const result = (pending: number): RefineResult => {
-      if (pending === 0) this.stale.clear();
+      if (pending === 0) {
+        this.stale.clear();
+        this.recheck.clear();
+      }
       return { rendered, rounds, pending, renders: this.renders, modelMs };
     };
     for (;;) {

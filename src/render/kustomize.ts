@@ -29,7 +29,7 @@ function ksLabel(ks: KustomizationNode): string {
 }
 
 /** Checks that need no process: whether the workspace holds everything the build reads. */
-export function kustomizationInputsProblem(model: RepoModel, ks: KustomizationNode): Result<SourceView, RenderError> {
+export function kustomizationInputsProblem(ws: Workspace, ks: KustomizationNode): Result<SourceView, RenderError> {
   const label = ksLabel(ks);
   if (ks.source.kind !== 'view') {
     return fail('unavailable', `${label}: its source ${ks.source.description} is not in this workspace, so it cannot be built locally.`);
@@ -46,9 +46,9 @@ export function kustomizationInputsProblem(model: RepoModel, ks: KustomizationNo
     return fail('invalid', `${label}: spec.path '${asString(spec().path) ?? ''}' does not exist in ${ks.source.description} (kustomize-controller fails with "kustomization path not found").`);
   }
   const components = (Array.isArray(spec().components) ? (spec().components as unknown[]) : []).filter((c): c is string => typeof c === 'string');
-  const missing = missingInputs(model.workspace, view, ks.path, components);
+  const missing = missingInputs(ws, view, ks.path, components);
   if (missing.length) {
-    const root = model.workspace.root + '/';
+    const root = ws.root + '/';
     const lines = missing.slice(0, 5).map((m) => `  ${m.file ? m.file.replace(root, '') : 'generated kustomization'}: ${m.field} — ${m.reason}`);
     if (missing.length > 5) lines.push(`  ... and ${missing.length - 5} more`);
     return fail('unavailable', `${label}: the build reads files that are not in the workspace:\n${lines.join('\n')}`);
@@ -154,7 +154,7 @@ function artifactListing(ws: Workspace, listing: ReturnType<SourceView['listDir'
 }
 
 export function kustomizeInput(model: RepoModel, ks: KustomizationNode): Result<KustomizeInput & { generated: FluxKustomizationText }, RenderError> {
-  const inputs = kustomizationInputsProblem(model, ks);
+  const inputs = kustomizationInputsProblem(model.workspace, ks);
   if (!inputs.ok) return inputs;
   const view = inputs.value;
   const label = ksLabel(ks);
@@ -214,7 +214,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   const t0 = performance.now();
   const timing: BuildTiming = { prepareMs: 0, kustomizeMs: 0, postBuildMs: 0 };
   const prepared = () => ((timing.prepareMs = performance.now() - t0), timing);
-  const inputs = kustomizationInputsProblem(model, ks);
+  const inputs = kustomizationInputsProblem(model.workspace, ks);
   if (!inputs.ok) return { result: inputs, timing: prepared() };
   const view = inputs.value;
   const label = ksLabel(ks);

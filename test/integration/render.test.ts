@@ -207,7 +207,7 @@ for (const corpus of fs.readdirSync(corporaDir).sort()) {
     for (const cluster of model.clusters) {
       for (const ks of cluster.kustomizations) {
         const label = `${cluster.name}: ${ks.applied.namespace}/${ks.applied.name}`;
-        const inputs = kustomizationInputsProblem(model, ks);
+        const inputs = kustomizationInputsProblem(model.workspace, ks);
         if (!inputs.ok) {
           excluded.push(`${label} (${inputs.error.message.split('\n')[0].replace(/^Kustomization [^:]+: /, '')})`);
           continue;

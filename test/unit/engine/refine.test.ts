@@ -294,3 +294,31 @@ test("an edit of a child's dependsOn, interval or wait re-renders its parent onl
   assert.deepEqual(kustomization(f.model(), 'one').applies[0].object.body.data, { key: 'value', patched: 'yes' });
   assert.ok(patched!.renders.every((r) => r.kustomizeMs > 0), 'each render accounts for its time in kustomize');
 });
+
+test('a build that failed before kustomize ran is not rendered again while that failure stands', async () => {
+  const files = {
+    'clusters/prod/apps.yaml': ks('apps', '  path: ./apps\n'),
+    'apps/one.yaml': ks('one', '  path: ./one\n'),
+    'apps/two.yaml': ks('two', '  path: ./two\n'),
+    'one/kustomization.yaml': 'configMapGenerator:\n  - name: settings\n    files:\n      - settings.txt\n',
+    'two/cm.yaml': configMap('two'),
+  };
+  const f = folder(files);
+  await f.refine({ allowProcesses: false });
+  const state = () => f.model().builds.find((b) => b.node.applied.name === 'one')?.state;
+  assert.equal(state(), 'failed', 'settings.txt is not in the source');
+
+  f.repo.setBuffer(`${ROOT}/apps/two.yaml`, files['apps/two.yaml'].replace('  namespace: flux-system\n', '  namespace: flux-system\n  labels:\n    team: b\n'));
+  const edited = await f.refine({ allowProcesses: false });
+  assert.deepEqual(
+    edited?.renders.map((r) => [r.name, r.reason]),
+    [['flux-system/apps', 'reads-changed']],
+    "`one` still lacks settings.txt: its failure is kept without a render",
+  );
+  assert.equal(state(), 'failed');
+
+  f.repo.setBuffer(`${ROOT}/one/kustomization.yaml`, 'configMapGenerator:\n  - name: settings\n    literals:\n      - a=b\n');
+  const fixed = await f.refine({ allowProcesses: false });
+  assert.ok(fixed?.renders.some((r) => r.name === 'flux-system/one'), 'the failure no longer stands: rendered');
+  assert.equal(state(), 'built');
+});
