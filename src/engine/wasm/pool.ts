@@ -1,0 +1,153 @@
+/**
+ * A few instances of one WebAssembly module, each its own worker thread (WasmModule), so builds
+ * that do not depend on each other run at the same time. A caller leases one instance for a
+ * sequence of calls that belong together (the kustomize module keeps a file set between calls);
+ * at most `size` leases run at once, the rest wait in order. Instances beyond the first stop
+ * after `idleMs` without a call, so they hold no memory when the pool is quiet; the first stops
+ * after `firstIdleMs` (if given). A crash, a time limit or a cancellation touches only the
+ * instance it happened in (WasmModule's own recovery).
+ */
+import * as os from 'node:os';
+import type { MemFile } from './protocol';
+import { WasmModule, type CallOptions, type WasmModuleName, type WasmModuleOptions, type WasmResult } from './host';
+
+export interface WasmPoolOptions extends Omit<WasmModuleOptions, 'idleMs'> {
+  /** Instances at most (leases running at once). */
+  size: number;
+  /** Idle time after which an instance beyond the first stops. */
+  idleMs: number;
+  /** Idle time after which the first instance stops; undefined: it is kept. */
+  firstIdleMs?: number;
+}
+
+/** How much a lease would like an instance (higher first); e.g. one that already holds its files. */
+export type Preference = (instance: WasmModule) => number;
+
+interface Waiter {
+  prefer?: Preference;
+  take: (instance: WasmModule) => void;
+}
+
+export const DEFAULT_IDLE_MS = 15_000;
+
+export class WasmPool {
+  readonly size: number;
+  private readonly instances: WasmModule[];
+  private readonly free: WasmModule[];
+  private readonly waiting: Waiter[] = [];
+  /** Leases running now, and the most that ever ran at once (for tests and benchmarks). */
+  running = 0;
+  peakRunning = 0;
+
+  constructor(
+    readonly name: WasmModuleName,
+    opts: WasmPoolOptions,
+  ) {
+    this.size = Math.max(1, Math.floor(opts.size));
+    this.instances = Array.from(
+      { length: this.size },
+      (_, i) => new WasmModule(name, { file: opts.file, maxMemoryBytes: opts.maxMemoryBytes, idleMs: i === 0 ? opts.firstIdleMs : opts.idleMs }),
+    );
+    this.free = [...this.instances];
+  }
+
+  /** Instances started so far, over all slots. */
+  get started(): number {
+    return this.instances.reduce((n, m) => n + m.instances, 0);
+  }
+
+  /** Instances running now. */
+  get alive(): number {
+    return this.instances.filter((m) => m.alive).length;
+  }
+
+  /** Linear memory of the running instances, in bytes. */
+  get memoryBytes(): number {
+    return this.instances.reduce((n, m) => n + (m.alive ? m.memoryBytes : 0), 0);
+  }
+
+  /**
+   * Runs `use` with an instance of its own until it settles. A running instance is taken before
+   * one that must start (starting costs the module's set-up), and among those, the one `prefer`
+   * ranks highest.
+   */
+  async lease<T>(use: (instance: WasmModule) => Promise<T>, prefer?: Preference): Promise<T> {
+    const instance = await this.acquire(prefer);
+    this.running++;
+    this.peakRunning = Math.max(this.peakRunning, this.running);
+    try {
+      return await use(instance);
+    } finally {
+      this.running--;
+      this.release(instance);
+    }
+  }
+
+  /** One call on whichever instance is free first. */
+  call(op: string, args: unknown, files: readonly MemFile[], opts: CallOptions = {}): Promise<WasmResult> {
+    return this.lease((m) => m.call(op, args, files, opts));
+  }
+
+  /** Compiles the module (once for all instances); as WasmModule.compile. */
+  compile(): Promise<WasmResult> {
+    return this.instances[0].compile();
+  }
+
+  /** Stops every instance; later leases start fresh ones. */
+  async dispose(): Promise<void> {
+    await Promise.all(this.instances.map((m) => m.dispose()));
+  }
+
+  private acquire(prefer?: Preference): Promise<WasmModule> {
+    if (this.free.length) return Promise.resolve(this.pick(this.free, prefer));
+    return new Promise((take) => this.waiting.push({ prefer, take }));
+  }
+
+  private release(instance: WasmModule): void {
+    const next = this.waiting.shift();
+    if (next) next.take(instance);
+    else this.free.push(instance);
+  }
+
+  private pick(candidates: WasmModule[], prefer?: Preference): WasmModule {
+    let best = 0;
+    const rank = (m: WasmModule) => (m.alive ? 1e6 : 0) + (prefer?.(m) ?? 0) - this.instances.indexOf(m) * 1e-3;
+    for (let i = 1; i < candidates.length; i++) if (rank(candidates[i]) > rank(candidates[best])) best = i;
+    return candidates.splice(best, 1)[0];
+  }
+}
+
+/**
+ * Instances of the kustomize module: builds of one refinement round run side by side, as many as
+ * the machine has cores, at most KUSTOMIZE_MAX_INSTANCES. GITOPS_PREVIEW_KUSTOMIZE_INSTANCES
+ * overrides it (benchmarks).
+ */
+export function kustomizePoolSize(): number {
+  const fromEnv = Number(process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES);
+  if (Number.isInteger(fromEnv) && fromEnv >= 1) return fromEnv;
+  return Math.max(1, Math.min(KUSTOMIZE_MAX_INSTANCES, os.availableParallelism()));
+}
+
+export const KUSTOMIZE_MAX_INSTANCES = 2;
+
+const pools = new Map<WasmModuleName, WasmPool>();
+
+/** The process-wide instances of a module (so repeated builds reuse them). */
+export function wasmModule(name: WasmModuleName): WasmPool {
+  let p = pools.get(name);
+  if (!p) pools.set(name, (p = newPool(name, name === 'kustomize' ? kustomizePoolSize() : 1)));
+  return p;
+}
+
+/** Replaces the process-wide instances of a module by a pool of `size` (the old ones are stopped). */
+export async function setWasmPoolSize(name: WasmModuleName, size: number): Promise<WasmPool> {
+  const old = pools.get(name);
+  const p = newPool(name, size);
+  pools.set(name, p);
+  await old?.dispose();
+  return p;
+}
+
+function newPool(name: WasmModuleName, size: number): WasmPool {
+  return new WasmPool(name, { size, idleMs: DEFAULT_IDLE_MS });
+}
