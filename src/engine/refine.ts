@@ -10,7 +10,7 @@ import type { BuiltObject, KustomizationBuild } from '../core/model/rendered';
 import type { Repo } from '../core/repo';
 import type { ModelProblem } from '../core/model/types';
 import type { Workspace } from '../core/workspace/workspace';
-import { fluxKustomizationText, renderKustomizationRecorded, syntheticFiles } from '../render/kustomize';
+import { fluxKustomizationText, renderKustomizationRecorded, syntheticFiles, warmKustomizeInstances } from '../render/kustomize';
 import type { RenderOptions } from '../render/types';
 import type { BuildCache } from './buildCache';
 import { readDigests, readsHold, watchedPaths, type SourceState } from './buildReads';
@@ -118,6 +118,9 @@ export class Refiner {
       // The round's builds do not depend on each other: they run side by side, one per kustomize
       // instance. Each build's result depends on its inputs only, so the model is the same whichever
       // instance ran it and in whichever order they finish.
+      const concurrency = renderConcurrency(pending.size);
+      // Many builds to come (a cold open): instances this round leaves free get ready meanwhile.
+      if (waiting.size >= 2 * BUILDS_PER_EXTRA_INSTANCE) warmKustomizeInstances(model, pending.values().next().value!, wasmModule('kustomize').size - concurrency);
       const queue = [...pending];
       const worker = async () => {
         for (let next = queue.shift(); next && !stopped(); next = queue.shift()) {
@@ -125,7 +128,7 @@ export class Refiner {
           rendered++;
         }
       };
-      await Promise.all(Array.from({ length: renderConcurrency(pending.size) }, worker));
+      await Promise.all(Array.from({ length: concurrency }, worker));
       if (stopped()) return { rendered, rounds, pending: pending.size };
       repo.invalidate();
       model = repo.model();

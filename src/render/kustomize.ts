@@ -277,6 +277,29 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   return { result: postBuild(model, ks, view, built.value, opts, !generated.userOrigins), reads, generated };
 }
 
+/**
+ * Starts kustomize instances that are not running yet, in the background, up to `count`: each
+ * builds a one-object kustomization (the module's start and first-build set-up, the largest part
+ * of a fresh instance's cost) and takes `ks`'s source's files, so the builds that follow find
+ * them ready.
+ */
+export function warmKustomizeInstances(model: RepoModel, ks: KustomizationNode, count: number): void {
+  if (ks.source.kind !== 'view' || count <= 0) return;
+  const view = ks.source.view;
+  wasmModule('kustomize').warm(count, async (instance) => {
+    const warmUp = await instance.call('kustomize', { dir: 'warm-up', reads: true }, WARM_UP_FILES);
+    if (!warmUp.ok) return;
+    const base = baseFiles(model, view);
+    const loaded = await instance.call('kustomize', { dir: '', reads: true, base: base.key, full: true }, base.files);
+    if (loaded.ok) heldBases.set(instance, base.key);
+  });
+}
+
+const WARM_UP_FILES: MemFile[] = [
+  { path: 'warm-up/kustomization.yaml', data: 'namespace: warm-up\nresources: [configmap.yaml]\n' },
+  { path: 'warm-up/configmap.yaml', data: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: warm-up\n' },
+];
+
 /** A source's files as the kustomize module keeps them between builds: named by workspace, its version and the view. */
 interface BaseFiles {
   key: string;

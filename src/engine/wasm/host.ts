@@ -71,6 +71,8 @@ export interface WasmModuleOptions {
    * shrinks the linear memory; a fresh instance is the only way back). Undefined: kept.
    */
   idleMs?: number;
+  /** Called after the instance stopped for being idle. */
+  onIdleStop?: () => void;
 }
 
 export class WasmModule {
@@ -78,6 +80,7 @@ export class WasmModule {
   private readonly file: string;
   private readonly maxMemoryBytes: number;
   private readonly idleMs?: number;
+  private readonly onIdleStop?: () => void;
   private idleTimer?: NodeJS.Timeout;
   /** Calls queued or running. */
   private busy = 0;
@@ -98,6 +101,7 @@ export class WasmModule {
     this.file = o.file ?? path.join(wasmDir(), `${name}.wasm`);
     this.maxMemoryBytes = o.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
     this.idleMs = o.idleMs;
+    this.onIdleStop = 'onIdleStop' in o ? o.onIdleStop : undefined;
   }
 
   /** Whether an instance is running (it holds memory and whatever state it kept). */
@@ -114,7 +118,7 @@ export class WasmModule {
     void this.queue.then(() => {
       if (--this.busy === 0 && this.idleMs !== undefined && this.live) {
         this.idleTimer = setTimeout(() => {
-          if (this.busy === 0) void this.dispose();
+          if (this.busy === 0) void this.dispose().then(() => this.onIdleStop?.());
         }, this.idleMs);
         this.idleTimer.unref();
       }
@@ -144,8 +148,20 @@ export class WasmModule {
     await live.worker.terminate();
   }
 
+  /**
+   * Lets go of the compiled module (its machine code is tens of MB); the next call compiles it
+   * again. For when no instance of it runs.
+   */
+  forgetCompiled(): void {
+    compiledModules.delete(this.compiledId);
+  }
+
+  private get compiledId(): string {
+    return `${this.file}|${this.maxMemoryBytes}`;
+  }
+
   private module(): Promise<WebAssembly.Module> {
-    const id = `${this.file}|${this.maxMemoryBytes}`;
+    const id = this.compiledId;
     let compiled = compiledModules.get(id);
     if (compiled) return compiled;
     compiled = fs.promises.readFile(this.file).then(

@@ -4,8 +4,9 @@
  * sequence of calls that belong together (the kustomize module keeps a file set between calls);
  * at most `size` leases run at once, the rest wait in order. Instances beyond the first stop
  * after `idleMs` without a call, so they hold no memory when the pool is quiet; the first stops
- * after `firstIdleMs` (if given). A crash, a time limit or a cancellation touches only the
- * instance it happened in (WasmModule's own recovery).
+ * after `firstIdleMs` (if given), and once none runs the compiled module is let go too. A crash,
+ * a time limit or a cancellation touches only the instance it happened in (WasmModule's own
+ * recovery).
  */
 import * as os from 'node:os';
 import type { MemFile } from './protocol';
@@ -28,7 +29,13 @@ interface Waiter {
   take: (instance: WasmModule) => void;
 }
 
-export const DEFAULT_IDLE_MS = 15_000;
+/** Idle time after which instances beyond the first stop: they serve bursts of builds (an open, a branch switch). */
+export const DEFAULT_IDLE_MS = 10_000;
+/**
+ * Idle time after which the last instance stops too, giving back its memory and the compiled
+ * module's (on the generated 10k-file repository ~120 MB); the next build starts a fresh one.
+ */
+export const DEFAULT_FIRST_IDLE_MS = 60_000;
 
 export class WasmPool {
   readonly size: number;
@@ -46,7 +53,15 @@ export class WasmPool {
     this.size = Math.max(1, Math.floor(opts.size));
     this.instances = Array.from(
       { length: this.size },
-      (_, i) => new WasmModule(name, { file: opts.file, maxMemoryBytes: opts.maxMemoryBytes, idleMs: i === 0 ? opts.firstIdleMs : opts.idleMs }),
+      (_, i) =>
+        new WasmModule(name, {
+          file: opts.file,
+          maxMemoryBytes: opts.maxMemoryBytes,
+          idleMs: i === 0 ? opts.firstIdleMs : opts.idleMs,
+          onIdleStop: () => {
+            if (this.alive === 0 && this.running === 0) this.instances[0].forgetCompiled();
+          },
+        }),
     );
     this.free = [...this.instances];
   }
@@ -80,6 +95,21 @@ export class WasmPool {
     } finally {
       this.running--;
       this.release(instance);
+    }
+  }
+
+  /**
+   * Starts up to `count` instances that are not running, in the background, each with `use` (a
+   * first call that sets it up), so that builds coming later find them ready. A lease arriving
+   * meanwhile waits for them as for any busy instance.
+   */
+  warm(count: number, use: (instance: WasmModule) => Promise<unknown>): void {
+    const idle = this.free.filter((m) => !m.alive).reverse().slice(0, Math.max(0, count));
+    for (const instance of idle) {
+      this.free.splice(this.free.indexOf(instance), 1);
+      void use(instance)
+        .catch(() => undefined)
+        .finally(() => this.release(instance));
     }
   }
 
@@ -149,5 +179,5 @@ export async function setWasmPoolSize(name: WasmModuleName, size: number): Promi
 }
 
 function newPool(name: WasmModuleName, size: number): WasmPool {
-  return new WasmPool(name, { size, idleMs: DEFAULT_IDLE_MS });
+  return new WasmPool(name, { size, idleMs: DEFAULT_IDLE_MS, firstIdleMs: DEFAULT_FIRST_IDLE_MS });
 }
