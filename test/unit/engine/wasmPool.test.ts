@@ -67,6 +67,32 @@ test('a running instance is taken before one that must start', async () => {
   }
 });
 
+test('warm starts instances that are not running in the background; a lease waits for them', async () => {
+  const pool = new WasmPool('kustomize', { file, size: 2, idleMs: 60_000 });
+  try {
+    const warmed: string[] = [];
+    pool.warm(5, async (m) => {
+      const r = await m.call('kustomize', { dir: 'app' }, app('warm'));
+      if (r.ok) warmed.push('ok');
+    });
+    // Both slots are taken by the warm-up: this call waits for one.
+    const r = await pool.call('kustomize', { dir: 'app' }, app('after'));
+    assert.ok(r.ok && /name: after/.test(r.output));
+    assert.ok(warmed.length >= 1);
+    await Promise.all(['x', 'y'].map((n) => pool.call('kustomize', { dir: 'app' }, app(n))));
+    assert.deepEqual(warmed, ['ok', 'ok']);
+    assert.equal(pool.alive, 2);
+    // Running instances are not warmed again.
+    pool.warm(2, async () => {
+      warmed.push('again');
+    });
+    assert.deepEqual(warmed, ['ok', 'ok']);
+    assert.equal(pool.started, 2);
+  } finally {
+    await pool.dispose();
+  }
+});
+
 test("an instance that crashes loses nothing of the other instance's builds; it is replaced", async () => {
   const pool = new WasmPool('kustomize', { file, size: 2, idleMs: 60_000 });
   try {
