@@ -1,9 +1,10 @@
 /**
  * Runs kustomize's and helm's own Go code, compiled to WebAssembly (wasm/, scripts/build-wasm.sh),
- * in-process: a module is compiled once (lazily, shared by its instances) and a WasmModule keeps one
- * long-lived instance of it in a worker thread (pool.ts keeps a few). Calls run one at a time; a call that outlives its time limit or is cancelled
- * stops the worker, and a module that traps (a Go fatal error, memory beyond its maximum) is
- * replaced by a fresh instance on the next call. No process is started.
+ * in-process: a module is compiled once (lazily, shared by its instances) and a WasmModule keeps
+ * one long-lived instance of it in a worker thread (pool.ts keeps a few). Calls run one at a time;
+ * a call that outlives its time limit or is cancelled stops the worker, and a module that traps (a
+ * Go fatal error, memory beyond its maximum) is replaced by a fresh instance on the next call. No
+ * process is started.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
