@@ -148,14 +148,18 @@ export class WasmPool {
 }
 
 /**
- * Instances of the kustomize module: builds of one refinement round run side by side, as many as
- * the machine has cores, at most KUSTOMIZE_MAX_INSTANCES. GITOPS_PREVIEW_KUSTOMIZE_INSTANCES
- * overrides it (benchmarks).
+ * Instances of the kustomize module, so builds of one refinement round run side by side. A cold
+ * build keeps two cores busy with one instance already (the instance; the main thread parsing
+ * outputs; V8 compiling the module's hot functions in the background): measured on a 2-core
+ * machine, a second instance made bjw-s-labs-home-ops' cold check slower (7.1-8.4 s against
+ * 6.6-7.2 s, 2 s more CPU for its start, set-up and own heap; docs/benchmarks.md). So one per
+ * core beyond two, at most KUSTOMIZE_MAX_INSTANCES. GITOPS_PREVIEW_KUSTOMIZE_INSTANCES overrides
+ * it (benchmarks).
  */
-export function kustomizePoolSize(): number {
+export function kustomizePoolSize(cores: number = os.availableParallelism()): number {
   const fromEnv = Number(process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES);
-  if (Number.isInteger(fromEnv) && fromEnv >= 1) return fromEnv;
-  return Math.max(1, Math.min(KUSTOMIZE_MAX_INSTANCES, os.availableParallelism()));
+  if (Number.isInteger(fromEnv) && fromEnv >= 1) return Math.min(fromEnv, 8);
+  return Math.max(1, Math.min(KUSTOMIZE_MAX_INSTANCES, cores - 2));
 }
 
 export const KUSTOMIZE_MAX_INSTANCES = 2;

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { wasmDir } from '../../../src/engine/wasm/host';
-import { setWasmPoolSize, WasmPool } from '../../../src/engine/wasm/pool';
+import { kustomizePoolSize, setWasmPoolSize, WasmPool } from '../../../src/engine/wasm/pool';
 import type { MemFile } from '../../../src/engine/wasm/protocol';
 import { Folder } from '../../../src/engine/folder';
 import { diskHost } from '../../../src/node/fsHost';
@@ -150,6 +150,19 @@ test('idle instances stop and give their memory back; the first is kept unless t
     assert.equal(quiet.started, 2);
   } finally {
     await quiet.dispose();
+  }
+});
+
+test('kustomize instances: one up to 3 cores (the main thread and V8 keep two busy), then one per core beyond two, at most 2', () => {
+  const saved = process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES;
+  delete process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES;
+  try {
+    assert.deepEqual([1, 2, 3, 4, 16].map((cores) => kustomizePoolSize(cores)), [1, 1, 1, 2, 2]);
+    process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES = '3';
+    assert.equal(kustomizePoolSize(2), 3);
+  } finally {
+    if (saved === undefined) delete process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES;
+    else process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES = saved;
   }
 });
 
