@@ -17,11 +17,43 @@ go_bin="$(command -v go || true)"
 [[ -n "$go_bin" ]] || { log "ERROR: go is required to compile wasm/ (Go >= 1.26)"; exit 1; }
 
 modules=(kustomize helm)
+
+# The kustomize module is compiled against a patched copy of kustomize's api module: files added
+# (wasm/_overlay/kustomize-api) and two calls redirected to them: in internal/target/multitransformer.go,
+# so transformer annotations that the build removes at its end are not recorded; in
+# resource/factory.go, so a long-lived instance parses a file's text once. The copy is
+# made here from the module cache and used through a Go workspace file (go build -overlay may not
+# replace files of the module cache); a kustomize version without those calls stops the build.
+kustomize_workspace() {
+  local api gen version
+  # Downloaded first: on a fresh machine the module cache does not have it yet.
+  (cd wasm && "$go_bin" mod download sigs.k8s.io/kustomize/api)
+  api="$(cd wasm && "$go_bin" list -m -f '{{.Dir}}' sigs.k8s.io/kustomize/api)"
+  version="$(cd wasm && "$go_bin" list -m -f '{{.Version}}' sigs.k8s.io/kustomize/api)"
+  [[ -d "$api" ]] || { log "ERROR: sigs.k8s.io/kustomize/api is not in the module cache"; exit 1; }
+  gen="$1"
+  rm -rf "$gen" && mkdir -p "$gen"
+  cp -R "$api" "$gen/kustomize-api" && chmod -R u+w "$gen/kustomize-api"
+  local mt="$gen/kustomize-api/internal/target/multitransformer.go"
+  sed -i 's/m\.AddTransformerAnnotation(t\.Origin)/addTransformerAnnotation(m, t.Origin)/' "$mt"
+  grep -q 'addTransformerAnnotation(m, t.Origin)' "$mt" \
+    || { log "ERROR: kustomize api $version has no AddTransformerAnnotation(t.Origin) call in internal/target/multitransformer.go to redirect"; exit 1; }
+  local factory="$gen/kustomize-api/resource/factory.go"
+  sed -i 's/^\tnodes, err := kio\.FromBytes(b)$/\tnodes, err := parsedNodes(b)/' "$factory"
+  grep -q 'nodes, err := parsedNodes(b)' "$factory" \
+    || { log "ERROR: kustomize api $version has no kio.FromBytes(b) call in resource/factory.go to redirect"; exit 1; }
+  cp wasm/_overlay/kustomize-api/internal/target/*.go "$gen/kustomize-api/internal/target/"
+  cp wasm/_overlay/kustomize-api/resource/*.go "$gen/kustomize-api/resource/"
+  cp wasm/_overlay/kustomize-api/types/*.go "$gen/kustomize-api/types/"
+  printf 'go %s\n\nuse %s\n\nreplace sigs.k8s.io/kustomize/api %s => %s\n' \
+    "$(sed -n 's/^go //p' wasm/go.mod)" "$repo_root/wasm" "$version" "$gen/kustomize-api" >"$gen/go.work"
+  printf '%s' "$gen/go.work"
+}
 # Each module is keyed by the Go sources it is built from (its cmd/ folder and the shared ones), so a
 # change to one module does not recompile the other.
 module_key() {
   { "$go_bin" version; cat scripts/build-wasm.sh wasm/go.mod wasm/go.sum
-    find wasm/internal "wasm/cmd/$1" -name '*.go' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16
+    find wasm/internal "wasm/cmd/$1" wasm/_overlay -name '*.go' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16
 }
 root_cache="${GITOPS_PREVIEW_CACHE:-$HOME/.cache/gitops-preview}/wasm"
 out="$repo_root/dist/wasm"
@@ -35,8 +67,11 @@ for m in "${modules[@]}"; do
   mkdir -p "$cache"
   start=$SECONDS
   tmp="$cache/.$m.wasm.$$"
-  (cd wasm && GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 "$go_bin" build ${GO_BUILD_P:+-p "$GO_BUILD_P"} -trimpath -buildvcs=false \
+  work=off
+  if [[ "$m" == kustomize ]]; then work="$(kustomize_workspace "$cache/.work.$$")"; fi
+  (cd wasm && GOWORK="$work" GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 "$go_bin" build ${GO_BUILD_P:+-p "$GO_BUILD_P"} -trimpath -buildvcs=false \
     -buildmode=c-shared -ldflags='-s -w' -o "$tmp" "./cmd/$m")
+  rm -rf "$cache/.work.$$"
   mv -f "$tmp" "$cache/$m.wasm"
   log "compiled $m.wasm ($(du -h "$cache/$m.wasm" | cut -f1)) in $((SECONDS - start))s"
 done

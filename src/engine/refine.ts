@@ -53,6 +53,8 @@ export class Refiner {
     private readonly ws: Workspace,
     private readonly cache: BuildCache = new MemoryBuildCache(),
   ) {
+    // The kustomize instance starts and parses its OpenAPI schema while the workspace is read.
+    void wasmModule('kustomize').call('warm', {}, []);
     ws.onChange((change) => {
       if (change.kind === 'all') {
         this.live.clear();

@@ -218,7 +218,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
     return { result: fail('invalid', `${label}: the build would read outside the source artifact or run something, which kustomize-controller refuses:\n${describeConfinement(confinement)}`) };
   }
   const overlay = [{ path: generated.path, data: generated.text }];
-  type Answer = { ok: boolean; needBase?: boolean; output?: string; error?: string; reads?: Record<string, ReadKind> };
+  type Answer = { ok: boolean; needBase?: boolean; objects?: { json: Record<string, any>; yaml?: string }[]; error?: string; reads?: Record<string, ReadKind> };
   const outcome = await wasmModule('kustomize').lease(
     async (instance): Promise<{ recorded?: Answer; failed?: Result<RenderResult, RenderError> }> => {
       const call = (args: Record<string, unknown>, files: MemFile[]) =>
@@ -272,33 +272,26 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   for (const [vp, how] of Object.entries(recorded.reads ?? {})) note(vp === '.' ? '' : vp, how);
   for (const vp of generated.listed) note(vp, 'list');
   for (const vp of generated.looked) note(vp, 'stat');
-  const built = recorded.ok ? ok(recorded.output ?? '') : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build', base.budget.describe());
+  const built = recorded.ok ? ok((recorded.objects ?? []).map((o): OutputDocument => ({ obj: o.json, text: o.yaml }))) : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build', base.budget.describe());
   if (!built.ok) return { result: built, reads, generated };
   return { result: postBuild(model, ks, view, built.value, opts, !generated.userOrigins), reads, generated };
 }
 
 /**
  * Starts kustomize instances that are not running yet, in the background, up to `count`: each
- * builds a one-object kustomization (the module's start and first-build set-up, the largest part
- * of a fresh instance's cost) and takes `ks`'s source's files, so the builds that follow find
- * them ready.
+ * sets itself up (the module's start, kyaml's OpenAPI schema: most of a fresh instance's cost)
+ * and takes `ks`'s source's files, so the builds that follow find them ready.
  */
 export function warmKustomizeInstances(model: RepoModel, ks: KustomizationNode, count: number): void {
   if (ks.source.kind !== 'view' || count <= 0) return;
   const view = ks.source.view;
   wasmModule('kustomize').warm(count, async (instance) => {
-    const warmUp = await instance.call('kustomize', { dir: 'warm-up', reads: true }, WARM_UP_FILES);
-    if (!warmUp.ok) return;
+    if (!(await instance.call('warm', {}, [])).ok) return;
     const base = baseFiles(model, view);
     const loaded = await instance.call('kustomize', { dir: '', reads: true, base: base.key, full: true }, base.files);
     if (loaded.ok) heldBases.set(instance, base.key);
   });
 }
-
-const WARM_UP_FILES: MemFile[] = [
-  { path: 'warm-up/kustomization.yaml', data: 'namespace: warm-up\nresources: [configmap.yaml]\n' },
-  { path: 'warm-up/configmap.yaml', data: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: warm-up\n' },
-];
 
 /** A source's files as the kustomize module keeps them between builds: named by workspace, its version and the view. */
 interface BaseFiles {
@@ -367,8 +360,21 @@ export function splitDocuments(output: string): string[] {
     .filter((d) => d.trim() !== '');
 }
 
+/**
+ * One resource of kustomize's output: its YAML as kustomize prints it, its decoded object, or both
+ * (the module sends the object, with the YAML only when substitution could change it).
+ */
+export type OutputDocument = { text: string; obj?: Record<string, any> } | { text?: string; obj: Record<string, any> };
+
 /** Flux's layer after the build: substitution, SOPS masking, owner labels, commonMetadata. */
-export function postBuild(model: RepoModel, ks: KustomizationNode, view: SourceView, output: string, opts: RenderOptions, dropOrigins: boolean): Result<RenderResult, RenderError> {
+export function postBuild(
+  model: RepoModel,
+  ks: KustomizationNode,
+  view: SourceView,
+  output: string | readonly OutputDocument[],
+  opts: RenderOptions,
+  dropOrigins: boolean,
+): Result<RenderResult, RenderError> {
   const label = ksLabel(ks);
   const warnings: string[] = [];
   const pb = postBuildVariables(model, ks, opts.revealSecretValues === true);
@@ -378,19 +384,24 @@ export function postBuild(model: RepoModel, ks: KustomizationNode, view: SourceV
   const common = asRecord(spec.commonMetadata);
   const objects: RenderedObject[] = [];
   let sopsCount = 0;
-  for (const text of splitDocuments(output)) {
+  const docs: readonly OutputDocument[] = typeof output === 'string' ? splitDocuments(output).map((text) => ({ text })) : output;
+  for (const doc of docs) {
     let obj: Record<string, any>;
-    try {
-      obj = asRecord(parseYaml(text)) ?? {};
-    } catch (err) {
-      return fail('build-failed', `${label}: kustomize output is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    if (doc.obj) obj = doc.obj;
+    else {
+      try {
+        obj = asRecord(parseYaml(doc.text!)) ?? {};
+      } catch (err) {
+        return fail('build-failed', `${label}: kustomize output is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+      }
     }
     const meta = asRecord(obj.metadata);
     if (!asString(obj.apiVersion) || !asString(obj.kind) || !asString(meta?.name)) {
-      return fail('build-failed', `${label}: failed to decode Kubernetes apiVersion, kind and name from: ${text.slice(0, 200)}`);
+      return fail('build-failed', `${label}: failed to decode Kubernetes apiVersion, kind and name from: ${(doc.text ?? JSON.stringify(obj)).slice(0, 200)}`);
     }
     const origin = originOf(model, ks, view, obj);
-    const sub = substituteObjectText(text, obj, pb, strict);
+    // Without its YAML the object holds no `$`, so substitution leaves it as it is.
+    const sub = doc.text === undefined ? { text: '', changed: false } : substituteObjectText(doc.text, obj, pb, strict);
     if ('error' in sub) {
       const where = origin ? ` (${origin.file})` : '';
       return fail('substitution', `${label}: post build failed for '${obj.kind}/${meta!.name}'${where}: ${sub.error}`);

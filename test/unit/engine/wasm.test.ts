@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { WasmModule, wasmDir } from '../../../src/engine/wasm/host';
 import { withMemoryMaximum, type MemFile } from '../../../src/engine/wasm/protocol';
+import { parse as parseYaml } from 'yaml';
 
 const kustomizeFile = path.join(wasmDir(), 'kustomize.wasm');
 const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: v\n`;
@@ -147,4 +148,108 @@ test('withMemoryMaximum sets the maximum of the memory section and keeps the res
   const plain = Uint8Array.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 5, 3, 1, 0, 2]);
   const capped = withMemoryMaximum(plain, 16 * 65536);
   assert.deepEqual([...capped], [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 5, 4, 1, 1, 2, 16]);
+});
+
+test('a recorded build answers each resource as JSON, with kustomize\'s YAML only where substitution could apply', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  try {
+    const files: MemFile[] = [
+      {
+        path: 'app/kustomization.yaml',
+        data: 'resources: [a.yaml, b.yaml]\ncommonLabels: {team: x}\nbuildMetadata: [originAnnotations]\n',
+      },
+      { path: 'app/a.yaml', data: cm('plain') },
+      { path: 'app/b.yaml', data: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: vars\ndata:\n  url: https://${DOMAIN}/x\n' },
+    ];
+    const recorded = await m.call('kustomize', { dir: 'app', reads: true }, files);
+    assert.ok(recorded.ok, recorded.ok ? '' : recorded.message);
+    const answer = JSON.parse(recorded.output) as { ok: boolean; objects: { json: Record<string, any>; yaml?: string }[] };
+    assert.ok(answer.ok);
+    const byName = new Map(answer.objects.map((o) => [o.json.metadata.name, o]));
+    assert.equal(byName.get('plain')?.yaml, undefined);
+    assert.equal(byName.get('plain')?.json.metadata.labels.team, 'x');
+    assert.match(byName.get('plain')?.json.metadata.annotations['config.kubernetes.io/origin'], /path: a\.yaml/);
+    // The YAML given is exactly the document `kustomize build` prints for it.
+    const plain = await m.call('kustomize', { dir: 'app' }, files);
+    assert.ok(plain.ok);
+    const printed = plain.output.split(/^---\n/m).find((d) => d.includes('name: vars'));
+    assert.equal(byName.get('vars')?.yaml, printed);
+    assert.equal(byName.get('vars')?.json.data.url, 'https://${DOMAIN}/x');
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('transformer annotations are recorded only when the kustomization asks for them, as kustomize prints them', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  const transformations = 'alpha.config.kubernetes.io/transformations';
+  try {
+    for (const metadata of ['[originAnnotations]', '[originAnnotations, transformerAnnotations]']) {
+      const files: MemFile[] = [
+        { path: 'app/kustomization.yaml', data: `resources: [cm.yaml]\nnamePrefix: p-\nbuildMetadata: ${metadata}\n` },
+        { path: 'app/cm.yaml', data: cm('settings') },
+      ];
+      const r = await m.call('kustomize', { dir: 'app', reads: true }, files);
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      const [obj] = (JSON.parse(r.output) as { objects: { json: Record<string, any> }[] }).objects;
+      const annotations = obj.json.metadata.annotations as Record<string, string>;
+      assert.match(annotations['config.kubernetes.io/origin'], /path: cm\.yaml/, metadata);
+      if (metadata.includes('transformerAnnotations')) assert.match(annotations[transformations], /PrefixSuffixTransformer|PrefixTransformer/, metadata);
+      else assert.equal(annotations[transformations], undefined, metadata);
+    }
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('recorded JSON holds the values kustomize prints, folded and literal blocks included', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  try {
+    const doc = [
+      'apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: blocks', 'data:',
+      // A folded block with more-indented lines: kustomize's own JSON of it (through YAML text) has
+      // an extra line break after the first line, and Flux applies that value.
+      '  folded: >-', '    [', '      {"a": 1}', '    ]',
+      '  literal: |', '    line one', '      indented', '    trailing  ',
+      '  plain: 0123', '  quoted: "true"', '  anchored: &x value', '  alias: *x',
+    ].join('\n') + '\n';
+    const files: MemFile[] = [{ path: 'app/kustomization.yaml', data: 'resources: [cm.yaml]\n' }, { path: 'app/cm.yaml', data: doc }];
+    const recorded = await m.call('kustomize', { dir: 'app', reads: true }, files);
+    const printed = await m.call('kustomize', { dir: 'app' }, files);
+    assert.ok(recorded.ok && printed.ok);
+    const [obj] = (JSON.parse(recorded.output) as { objects: { json: Record<string, any> }[] }).objects;
+    assert.deepEqual(obj.json, parseYaml(printed.output));
+    assert.equal(obj.json.data.folded, '[\n\n  {"a": 1}\n]');
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('documents parsed once and kept by the instance are never changed by the builds that used them', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  try {
+    const shared = { path: 'base/cm.yaml', data: cm('shared') };
+    const files: MemFile[] = [
+      shared,
+      { path: 'base/kustomization.yaml', data: 'resources: [cm.yaml]\n' },
+      { path: 'a/kustomization.yaml', data: 'resources: [../base]\nnamePrefix: a-\ncommonLabels: {from: a}\n' },
+      { path: 'b/kustomization.yaml', data: 'resources: [../base]\n' },
+    ];
+    const build = async (dir: string, set: MemFile[]) => {
+      const r = await m.call('kustomize', { dir }, set);
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      return r.output;
+    };
+    for (let i = 0; i < 2; i++) {
+      assert.match(await build('a', files), /name: a-shared/);
+      const b = await build('b', files);
+      assert.match(b, /name: shared\n/);
+      assert.doesNotMatch(b, /from: a|a-shared/);
+    }
+    // The same path with new content is parsed again.
+    const edited = files.map((f) => (f === shared ? { path: f.path, data: cm('renamed') } : f));
+    assert.match(await build('b', edited), /name: renamed\n/);
+  } finally {
+    await m.dispose();
+  }
 });

@@ -11,10 +11,12 @@ import (
 
 	"gitops-preview/wasm/internal/abi"
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/resmap"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/openapi"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // Source files live below this folder of the in-memory file system; error messages drop it.
@@ -48,9 +50,18 @@ var base struct {
 type recordedBuild struct {
 	NeedBase bool              `json:"needBase,omitempty"`
 	OK       bool              `json:"ok"`
-	Output   string            `json:"output,omitempty"`
+	Objects  []outputObject    `json:"objects,omitempty"`
 	Error    string            `json:"error,omitempty"`
 	Reads    map[string]string `json:"reads"`
+}
+
+// outputObject is one resource of the build as JSON (what the host decodes), with kustomize's YAML
+// of it (what `kustomize build` prints, and what Flux's post-build substitution rewrites) only when
+// the resource holds a `$`: without one, substitution cannot change it, and converting every
+// resource to YAML took a quarter of a build's time.
+type outputObject struct {
+	JSON json.RawMessage `json:"json"`
+	YAML string          `json:"yaml,omitempty"`
 }
 
 // kustomizeBuild is kustomize-controller's build over a file system holding only the files the
@@ -110,8 +121,8 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 		mem, openAPI = base.fs, openAPI || base.openAPI
 	}
 	recorder := newRecordingFS(mem)
-	out, err := buildYaml(recorder, openAPI, args.Dir)
-	result := recordedBuild{OK: err == nil, Output: out, Reads: recorder.reads}
+	objects, err := buildObjects(recorder, openAPI, args.Dir)
+	result := recordedBuild{OK: err == nil, Objects: objects, Reads: recorder.reads}
 	if err != nil {
 		result.Error = err.Error()
 	}
@@ -120,22 +131,70 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 }
 
 func buildYaml(fs filesys.FileSystem, openAPI bool, buildDir string) (string, error) {
-	var err error
-	dir := path.Join(sourceRoot, path.Clean("/"+buildDir))
-	var res resmap.ResMap
-	if openAPI {
-		res, err = buildIsolatingSchema(fs, dir)
-	} else {
-		res, err = build(fs, dir)
-	}
+	res, err := buildResMap(fs, openAPI, buildDir)
 	if err != nil {
-		return "", relativeToSource(err)
+		return "", err
 	}
 	out, err := res.AsYaml()
 	if err != nil {
 		return "", relativeToSource(err)
 	}
 	return string(out), nil
+}
+
+// buildObjects is buildYaml's output per resource: the same bytes for a resource given as YAML
+// (kustomize's Resource.AsYAML is JSONToYAML of its JSON).
+func buildObjects(fs filesys.FileSystem, openAPI bool, buildDir string) ([]outputObject, error) {
+	res, err := buildResMap(fs, openAPI, buildDir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]outputObject, 0, res.Size())
+	for _, r := range res.Resources() {
+		j, err := resourceJSON(r)
+		if err != nil {
+			return nil, relativeToSource(fmt.Errorf("%s: %w", r.CurId(), err))
+		}
+		o := outputObject{JSON: j}
+		if bytes.IndexByte(j, '$') >= 0 {
+			y, err := sigsyaml.JSONToYAML(j)
+			if err != nil {
+				return nil, relativeToSource(fmt.Errorf("%s: %w", r.CurId(), err))
+			}
+			o.YAML = string(y)
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+func buildResMap(fs filesys.FileSystem, openAPI bool, buildDir string) (resmap.ResMap, error) {
+	dir := path.Join(sourceRoot, path.Clean("/"+buildDir))
+	// Declared by the patched kustomize api the module is compiled against (scripts/build-wasm.sh
+	// builds it through a Go workspace; a plain `go build` of this folder does not know it).
+	kustypes.SkipTransformerAnnotations = !asksTransformerAnnotations(fs, dir)
+	var res resmap.ResMap
+	var err error
+	if openAPI {
+		res, err = buildIsolatingSchema(fs, dir)
+	} else {
+		res, err = build(fs, dir)
+	}
+	if err != nil {
+		return nil, relativeToSource(err)
+	}
+	return res, nil
+}
+
+// asksTransformerAnnotations tells whether the kustomization at dir may ask for transformer
+// annotations (then kustomize records them, as it always does): any mention of the option counts.
+func asksTransformerAnnotations(fs filesys.FileSystem, dir string) bool {
+	for _, name := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+		if b, err := fs.ReadFile(path.Join(dir, name)); err == nil && bytes.Contains(b, []byte(kustypes.TransformerAnnotations)) {
+			return true
+		}
+	}
+	return false
 }
 
 var openAPIField = regexp.MustCompile(`(?m)^openapi\s*:`)
@@ -235,7 +294,21 @@ func relativeToSource(err error) error {
 	return fmt.Errorf("%s", strings.ReplaceAll(msg, sourceRoot, "."))
 }
 
-func init() { abi.Register("kustomize", kustomizeBuild) }
+// warm parses kyaml's built-in OpenAPI schema, which the first strategic-merge patch or namespace
+// lookup of an instance otherwise does (about 0.7 s under WebAssembly): the host asks for it when
+// it starts an instance, so it runs while the host is still reading the workspace.
+func warm(json.RawMessage, abi.Files) (string, error) {
+	_ = openapi.Schema()
+	return "", nil
+}
+
+func init() {
+	// Declared by the patched kustomize api (scripts/build-wasm.sh): the instance keeps the parsed
+	// documents of up to 8 MB of YAML between builds.
+	resource.ParseCacheLimit = 8 << 20
+	abi.Register("kustomize", kustomizeBuild)
+	abi.Register("warm", warm)
+}
 
 // main is never run: the module is a reactor (-buildmode=c-shared); the host calls _initialize.
 func main() {}
