@@ -25,6 +25,10 @@ const app = (name: string): MemFile[] => [
   { path: 'app/cm.yaml', data: cm(name) },
 ];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits until `cond` holds (at most `ms`): timers run late on a loaded machine. */
+async function eventually(cond: () => boolean, ms = 10_000): Promise<void> {
+  for (const end = Date.now() + ms; !cond() && Date.now() < end; ) await sleep(50);
+}
 
 test('at most `size` leases run at once; every one gets its own answer', async () => {
   const pool = new WasmPool('kustomize', { file, size: 2, idleMs: 60_000 });
@@ -79,7 +83,18 @@ test('warm starts instances that are not running in the background; a lease wait
     const r = await pool.call('kustomize', { dir: 'app' }, app('after'));
     assert.ok(r.ok && /name: after/.test(r.output));
     assert.ok(warmed.length >= 1);
-    await Promise.all(['x', 'y'].map((n) => pool.call('kustomize', { dir: 'app' }, app(n))));
+    // Two leases held at once: the second instance's warm-up has finished by then.
+    let arrived = 0;
+    let open!: () => void;
+    const both = new Promise<void>((r) => (open = r));
+    await Promise.all(
+      [0, 1].map(() =>
+        pool.lease(async () => {
+          if (++arrived === 2) open();
+          await both;
+        }),
+      ),
+    );
     assert.deepEqual(warmed, ['ok', 'ok']);
     assert.equal(pool.alive, 2);
     // Running instances are not warmed again.
@@ -131,7 +146,8 @@ test('idle instances stop and give their memory back; the first is kept unless t
     assert.equal(pool.alive, 2);
     assert.ok(pool.memoryBytes > 0);
     const one = pool.memoryBytes;
-    await sleep(600);
+    await eventually(() => pool.alive < 2);
+    await sleep(300);
     assert.equal(pool.alive, 1);
     assert.ok(pool.memoryBytes < one, `${pool.memoryBytes} < ${one}`);
     // A lease after that is served by the running instance.
@@ -143,7 +159,7 @@ test('idle instances stop and give their memory back; the first is kept unless t
   const quiet = new WasmPool('kustomize', { file, size: 1, idleMs: 100, firstIdleMs: 100 });
   try {
     assert.ok((await quiet.call('kustomize', { dir: 'app' }, app('a'))).ok);
-    await sleep(600);
+    await eventually(() => quiet.alive === 0);
     assert.equal(quiet.alive, 0);
     assert.equal(quiet.memoryBytes, 0);
     assert.ok((await quiet.call('kustomize', { dir: 'app' }, app('b'))).ok);
