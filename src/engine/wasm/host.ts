@@ -67,6 +67,8 @@ const compiledModules = new Map<string, Promise<WebAssembly.Module>>();
 export interface WasmModuleOptions {
   file?: string;
   maxMemoryBytes?: number;
+  /** Go's soft memory limit (runtime/debug.SetMemoryLimit); default 3/4 of the maximum. */
+  memoryLimitBytes?: number;
   /**
    * Stop the instance after this long without a call, giving its memory back (Go's heap never
    * shrinks the linear memory; a fresh instance is the only way back). Undefined: kept.
@@ -80,6 +82,7 @@ export class WasmModule {
   private live?: Live;
   private readonly file: string;
   private readonly maxMemoryBytes: number;
+  private readonly memoryLimitBytes: number;
   private readonly idleMs?: number;
   private readonly onIdleStop?: () => void;
   private idleTimer?: NodeJS.Timeout;
@@ -101,6 +104,7 @@ export class WasmModule {
     const o = typeof fileOrOptions === 'string' ? { file: fileOrOptions, maxMemoryBytes } : fileOrOptions;
     this.file = o.file ?? path.join(wasmDir(), `${name}.wasm`);
     this.maxMemoryBytes = o.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
+    this.memoryLimitBytes = Math.min(('memoryLimitBytes' in o ? o.memoryLimitBytes : undefined) ?? Infinity, this.maxMemoryBytes * 0.75);
     this.idleMs = o.idleMs;
     this.onIdleStop = 'onIdleStop' in o ? o.onIdleStop : undefined;
   }
@@ -198,7 +202,7 @@ export class WasmModule {
         else reject(new Error(msg.type === 'trap' ? msg.message : `the worker exited (${msg.type === 'exit' ? msg.code : ''})`));
       };
     });
-    worker.postMessage({ type: 'init', module, maxMemoryBytes: this.maxMemoryBytes });
+    worker.postMessage({ type: 'init', module, maxMemoryBytes: this.maxMemoryBytes, memoryLimitBytes: this.memoryLimitBytes });
     live.exited = exited;
     return live;
   }

@@ -57,6 +57,7 @@ export class WasmPool {
         new WasmModule(name, {
           file: opts.file,
           maxMemoryBytes: opts.maxMemoryBytes,
+          memoryLimitBytes: opts.memoryLimitBytes,
           idleMs: i === 0 ? opts.firstIdleMs : opts.idleMs,
           onIdleStop: () => {
             if (this.alive === 0 && this.running === 0) this.instances[0].forgetCompiled();
@@ -182,6 +183,18 @@ export async function setWasmPoolSize(name: WasmModuleName, size: number): Promi
   return p;
 }
 
+/**
+ * Go's soft memory limit for a kustomize instance. With GOGC=200 the heap grows to three times
+ * what is live before a collection, and the linear memory never shrinks: on the generated
+ * 10k-file repository (its parsed documents kept between builds) an instance grew to 414 MB; at
+ * this limit, 166 MB, with no slower builds measured (bjw-s-labs-home-ops' instance stays at
+ * 83 MB either way). A build that needs more still gets it (up to the hard maximum), with the
+ * collector running more often. GITOPS_PREVIEW_WASM_MEMORY_LIMIT_MB overrides it (benchmarks).
+ */
+export const KUSTOMIZE_MEMORY_LIMIT_BYTES = 160 * 2 ** 20;
+
 function newPool(name: WasmModuleName, size: number): WasmPool {
-  return new WasmPool(name, { size, idleMs: DEFAULT_IDLE_MS, firstIdleMs: DEFAULT_FIRST_IDLE_MS });
+  const limitMb = Number(process.env.GITOPS_PREVIEW_WASM_MEMORY_LIMIT_MB);
+  const memoryLimitBytes = Number.isFinite(limitMb) && limitMb > 0 ? limitMb * 2 ** 20 : name === 'kustomize' ? KUSTOMIZE_MEMORY_LIMIT_BYTES : undefined;
+  return new WasmPool(name, { size, idleMs: DEFAULT_IDLE_MS, firstIdleMs: DEFAULT_FIRST_IDLE_MS, memoryLimitBytes });
 }
