@@ -105,8 +105,9 @@ export function fakeController(
         if (!v) continue;
         await writeStatus(admin, key, { status: 'Unknown', message: 'Reconciliation in progress', reason: 'Progressing' }, token);
         await new Promise((r) => setTimeout(r, 30));
-        await writeStatus(admin, key, v, token);
+        // Recorded before the verdict is visible: a caller that sees it may check `handled` at once.
         handled.push(`${key.kind} ${key.namespace}/${key.name}=${token}`);
+        await writeStatus(admin, key, v, token);
       }
       await new Promise((r) => setTimeout(r, opts.intervalMs ?? 40));
     }
