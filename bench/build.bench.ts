@@ -174,7 +174,7 @@ export async function run(): Promise<string> {
       '',
       `**Cold full build of bjw-s-labs-home-ops** (target ≤ 1.5 s, the tree usable before it finishes): a fresh process opens the repository`,
       'in an engine (`nodeEngine`, as the worker runs it), asks for the tree\'s roots, then renders every Kustomization of every cluster once',
-      '(`render` requests one after another, through the one long-lived kustomize WebAssembly instance; the module is compiled by the',
+      '(`render` requests one after another, through the kustomize WebAssembly instance(s) of `src/engine/wasm/pool.ts`; the module is compiled by the',
       `first). Medians of ${RUNS} runs (each in brackets).`,
       '',
       '| open (ms) | tree answered (ms) | all rendered (s) | Kustomizations rendered / failed | first render (ms) | p50 render (ms) | p95 render (ms) | peak RSS (MB) |',
@@ -197,7 +197,9 @@ export async function run(): Promise<string> {
       '',
       `**Engine memory on the generated repository** (${fileCount} files; target ≤ 300 MB): a fresh process opens it in an engine as the worker`,
       `does and answers the tree and a full check (${(mem.openMs / 1000).toFixed(1)} s): heap used after GC ${mem.heapUsedMb.toFixed(0)} MB, RSS ${mem.rssMb.toFixed(0)} MB (peak ${mem.maxRssMb.toFixed(0)} MB;`,
-      `the same process before loading the engine: ${mem.baselineRssMb.toFixed(0)} MB), external/array buffers ${mem.externalMb.toFixed(0)} MB.`,
+      `the same process before loading the engine: ${mem.baselineRssMb.toFixed(0)} MB), external/array buffers ${mem.externalMb.toFixed(0)} MB, the kustomize instance's`,
+      `linear memory ${mem.wasmLinearMb.toFixed(0)} MB (inside the RSS). Idle for ${mem.idle.afterS.toFixed(0)} s afterwards (the kustomize instance and the compiled module stop): RSS ${mem.idle.rssMb.toFixed(0)} MB,`,
+      `heap used ${mem.idle.heapUsedMb.toFixed(0)} MB, ${mem.idle.instances} instance(s) running.`,
       '',
       typeof vsix === 'string'
         ? `**.vsix**: ${vsix}`

@@ -12,6 +12,7 @@ import { targetNodes } from '../src/engine/targets';
 import { kustomizeInput } from '../src/render/kustomize';
 import type { KustomizationNode } from '../src/core/model/graph';
 import { reportAndExit } from './childProcess';
+import { DEFAULT_FIRST_IDLE_MS, wasmModule } from '../src/engine/wasm/pool';
 
 export interface ColdResult {
   openMs: number;
@@ -33,6 +34,10 @@ export interface MemoryResult {
   rssMb: number;
   maxRssMb: number;
   externalMb: number;
+  /** Linear memory of the running kustomize instances. */
+  wasmLinearMb: number;
+  /** After the engine stayed idle until its kustomize instances stopped (DEFAULT_FIRST_IDLE_MS). */
+  idle: { afterS: number; heapUsedMb: number; rssMb: number; instances: number };
 }
 
 const mb = (n: number) => n / 2 ** 20;
@@ -87,7 +92,14 @@ async function memory(args: { root: string }): Promise<MemoryResult> {
   const openMs = performance.now() - t0;
   gc();
   const m = process.memoryUsage();
-  const result = { baselineRssMb, openMs, heapUsedMb: mb(m.heapUsed), rssMb: mb(m.rss), maxRssMb: mb(process.resourceUsage().maxRSS * 1024), externalMb: mb(m.external + m.arrayBuffers) };
+  const pool = wasmModule('kustomize');
+  const wasmLinearMb = mb(pool.memoryBytes);
+  // An idle engine: its kustomize instances stop, and with them their memory and the compiled module's.
+  const idleMs = DEFAULT_FIRST_IDLE_MS + 2000;
+  await new Promise((r) => setTimeout(r, idleMs));
+  gc();
+  const idle = { afterS: idleMs / 1000, heapUsedMb: mb(process.memoryUsage().heapUsed), rssMb: mb(process.memoryUsage().rss), instances: pool.alive };
+  const result = { baselineRssMb, openMs, heapUsedMb: mb(m.heapUsed), rssMb: mb(m.rss), maxRssMb: mb(process.resourceUsage().maxRSS * 1024), externalMb: mb(m.external + m.arrayBuffers), wasmLinearMb, idle };
   engine.dispose();
   return result;
 }

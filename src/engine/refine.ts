@@ -10,13 +10,13 @@ import type { BuiltObject, KustomizationBuild } from '../core/model/rendered';
 import type { Repo } from '../core/repo';
 import type { ModelProblem } from '../core/model/types';
 import type { Workspace } from '../core/workspace/workspace';
-import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, syntheticFiles } from '../render/kustomize';
+import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, syntheticFiles, warmKustomizeInstances } from '../render/kustomize';
 import type { RenderOptions } from '../render/types';
 import type { BuildCache } from './buildCache';
 import type { RenderTiming } from './protocol';
 import { readDigests, readsHold, watchedPaths, type SourceState } from './buildReads';
 import { MemoryBuildCache } from './memoryBuildCache';
-import { wasmModule } from './wasm/host';
+import { wasmModule } from './wasm/pool';
 
 /**
  * Rounds of "render what is pending, rebuild": each round reaches one level deeper, so this bounds
@@ -156,11 +156,22 @@ export class Refiner {
       rounds++;
       this.overrides = syntheticFiles(model);
       const version = this.ws.version;
-      for (const [key, node] of pending) {
-        await this.render(model, key, node, opts);
-        rendered++;
-        if (this.ws.version !== version || opts.signal?.aborted) return result(pending.size);
-      }
+      const stopped = () => this.ws.version !== version || !!opts.signal?.aborted;
+      // The round's builds do not depend on each other: they run side by side, one per kustomize
+      // instance. Each build's result depends on its inputs only, so the model is the same whichever
+      // instance ran it and in whichever order they finish.
+      const concurrency = renderConcurrency(pending.size);
+      // Many builds to come (a cold open): instances this round leaves free get ready meanwhile.
+      if (waiting.size >= 2 * BUILDS_PER_EXTRA_INSTANCE) warmKustomizeInstances(model, pending.values().next().value!, wasmModule('kustomize').size - concurrency);
+      const queue = [...pending];
+      const worker = async () => {
+        for (let next = queue.shift(); next && !stopped(); next = queue.shift()) {
+          await this.render(model, next[0], next[1], opts);
+          rendered++;
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      if (stopped()) return result(pending.size);
       repo.invalidate();
       model = timedModel();
     }
@@ -189,6 +200,17 @@ export class Refiner {
     this.cache.set(key, { reads: readDigests(state, recorded.reads), value: { build, reads: recorded.reads } });
   }
 }
+
+/**
+ * Builds to run at once: one per kustomize instance, but a round of a few builds (an edit's) stays
+ * on the running instance rather than paying another's start (module set-up, the source's files).
+ */
+function renderConcurrency(builds: number): number {
+  return Math.max(1, Math.min(wasmModule('kustomize').size, Math.floor(builds / BUILDS_PER_EXTRA_INSTANCE)));
+}
+
+/** A round needs this many builds per instance before another instance is worth starting. */
+const BUILDS_PER_EXTRA_INSTANCE = 4;
 
 function limitProblems(model: RepoModel, pending: Map<string, KustomizationNode>): ModelProblem[] {
   const [first] = pending.values();

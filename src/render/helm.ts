@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { wasmModule } from '../engine/wasm/host';
+import { wasmModule } from '../engine/wasm/pool';
 import type { MemFile } from '../engine/wasm/protocol';
 import type { HelmReleaseNode, RepoModel } from '../core/model/graph';
 import { asArray, asRecord, asString } from '../core/model/objects';

@@ -15,7 +15,8 @@ import { maskSops, MASK, restoreMasks } from '../core/flux/mask';
 import { postBuildVariables, setCommonMetadata, setOwnerLabels, substituteObjectText } from '../core/flux/postbuild';
 import { fail, ok, type RenderError } from './errors';
 import type { Result } from '../core/result';
-import { wasmModule } from '../engine/wasm/host';
+import { wasmModule } from '../engine/wasm/pool';
+import type { WasmModule } from '../engine/wasm/host';
 import type { MemFile } from '../engine/wasm/protocol';
 import { InputBudget, memTree, viewFiles } from './files';
 import type { RenderedObject, RenderOptions, RenderResult } from './types';
@@ -229,35 +230,52 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   }
   prepared();
   const t1 = performance.now();
-  const called = () => ((timing.kustomizeMs = performance.now() - t1), timing);
-  const call = (args: Record<string, unknown>, files: MemFile[]) =>
-    wasmModule('kustomize').call('kustomize', { dir: ks.path, reads: true, base: base.key, ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
   const overlay = [{ path: generated.path, data: generated.text }];
-  let recorded: { ok: boolean; needBase?: boolean; objects?: { json: Record<string, any>; yaml?: string }[]; error?: string; reads?: Record<string, ReadKind> } | undefined;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const answer = await call({}, overlay);
-    if (!answer.ok) {
-      const failed = fromWasm(answer, label, 'kustomize build', base.budget.describe());
-      return { result: failed.ok ? fail('build-failed', `${label}: no answer`) : failed, timing: called() };
-    }
-    try {
-      recorded = JSON.parse(answer.output) as typeof recorded;
-    } catch {
-      return { result: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`), timing: called() };
-    }
-    if (!recorded?.needBase) break;
-    // The instance does not hold this source's files yet: after an edit, it is sent what changed
-    // since the set it holds; else (a fresh instance, another source) the whole set.
-    const delta = base.delta;
-    base.delta = undefined;
-    if (delta) {
-      const updated = await call({ from: delta.from, remove: delta.remove }, delta.files);
-      if (updated.ok && !(JSON.parse(updated.output) as { needBase?: boolean }).needBase) continue;
-    }
-    const loaded = await call({ full: true }, base.files);
-    if (!loaded.ok) return { result: fail('build-failed', `${label}: ${loaded.message}`), timing: called() };
-  }
-  called();
+  type Answer = { ok: boolean; needBase?: boolean; objects?: { json: Record<string, any>; yaml?: string }[]; error?: string; reads?: Record<string, ReadKind> };
+  const outcome = await wasmModule('kustomize').lease(
+    async (instance): Promise<{ recorded?: Answer; failed?: Result<RenderResult, RenderError> }> => {
+      const call = (args: Record<string, unknown>, files: MemFile[]) =>
+        instance.call('kustomize', { dir: ks.path, reads: true, base: base.key, ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
+      let recorded: Answer | undefined;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const answer = await call({}, overlay);
+        if (!answer.ok) {
+          heldBases.delete(instance);
+          const failed = fromWasm(answer, label, 'kustomize build', base.budget.describe());
+          return { failed: failed.ok ? fail('build-failed', `${label}: no answer`) : failed };
+        }
+        try {
+          recorded = JSON.parse(answer.output) as Answer;
+        } catch {
+          return { failed: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`) };
+        }
+        if (!recorded?.needBase) break;
+        // The instance does not hold this source's files yet: after an edit, it is sent what changed
+        // since the set it holds; else (a fresh instance, another source) the whole set.
+        heldBases.delete(instance);
+        const delta = base.delta;
+        if (delta) {
+          const updated = await call({ from: delta.from, remove: delta.remove }, delta.files);
+          if (updated.ok && !(JSON.parse(updated.output) as { needBase?: boolean }).needBase) {
+            heldBases.set(instance, base.key);
+            continue;
+          }
+        }
+        const loaded = await call({ full: true }, base.files);
+        if (!loaded.ok) return { failed: fail('build-failed', `${label}: ${loaded.message}`) };
+        heldBases.set(instance, base.key);
+      }
+      return { recorded };
+    },
+    // An instance that holds this set (or the one it was edited from) needs no files sent.
+    (instance) => {
+      const held = heldBases.get(instance);
+      return held === base.key ? 2 : held !== undefined && held === base.delta?.from ? 1 : 0;
+    },
+  );
+  timing.kustomizeMs = performance.now() - t1;
+  if (outcome.failed) return { result: outcome.failed, timing };
+  const recorded = outcome.recorded;
   if (!recorded || recorded.needBase) return { result: fail('build-failed', `${label}: the kustomize module did not take the source's files`), timing };
   const reads: Record<string, ReadKind> = {};
   const note = (vp: string, how: ReadKind) => {
@@ -276,6 +294,22 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   return { result, reads, generated, timing };
 }
 
+/**
+ * Starts kustomize instances that are not running yet, in the background, up to `count`: each
+ * sets itself up (the module's start, kyaml's OpenAPI schema: most of a fresh instance's cost)
+ * and takes `ks`'s source's files, so the builds that follow find them ready.
+ */
+export function warmKustomizeInstances(model: RepoModel, ks: KustomizationNode, count: number): void {
+  if (ks.source.kind !== 'view' || count <= 0) return;
+  const view = ks.source.view;
+  wasmModule('kustomize').warm(count, async (instance) => {
+    if (!(await instance.call('warm', {}, [])).ok) return;
+    const base = baseFiles(model, view);
+    const loaded = await instance.call('kustomize', { dir: '', reads: true, base: base.key, full: true }, base.files);
+    if (loaded.ok) heldBases.set(instance, base.key);
+  });
+}
+
 /** A source's files as the kustomize module keeps them between builds: named by workspace, its version and the view. */
 interface BaseFiles {
   key: string;
@@ -292,6 +326,11 @@ interface BaseFiles {
 const workspaceIds = new WeakMap<Workspace, number>();
 let lastWorkspaceId = 0;
 let lastBase: BaseFiles | undefined;
+/**
+ * The set each kustomize instance was last given (a hint for choosing one: the instance itself
+ * answers needBase when it does not hold the set named).
+ */
+const heldBases = new WeakMap<WasmModule, string>();
 
 function baseFiles(model: RepoModel, view: SourceView): BaseFiles {
   const ws = model.workspace;

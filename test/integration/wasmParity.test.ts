@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
 import { Repo } from '../../src/core/repo';
 import { diskHost } from '../../src/node/fsHost';
-import { wasmModule } from '../../src/engine/wasm/host';
+import { wasmModule } from '../../src/engine/wasm/pool';
 import type { MemFile } from '../../src/engine/wasm/protocol';
 import { kustomizeInput } from '../../src/render/kustomize';
 import { diskDirFiles } from '../../src/render/files';

@@ -22,7 +22,7 @@ import * as path from 'node:path';
 import { stringify as stringifyYaml } from 'yaml';
 import { formatObjects } from '../../src/cli/commands/build';
 import { nodeEngine, openRefined } from '../../src/engine/node';
-import { wasmModule } from '../../src/engine/wasm/host';
+import { wasmModule } from '../../src/engine/wasm/pool';
 import type { ClusterModel, KustomizationNode, RepoModel } from '../../src/core/model/graph';
 import type { SourceView } from '../../src/core/model/view';
 import { renderKustomization, type RenderOptions } from '../../src/render/index';

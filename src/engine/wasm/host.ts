@@ -1,9 +1,10 @@
 /**
  * Runs kustomize's and helm's own Go code, compiled to WebAssembly (wasm/, scripts/build-wasm.sh),
- * in-process: each module is compiled once (lazily) and kept as one long-lived instance in a
- * worker thread. Calls run one at a time; a call that outlives its time limit or is cancelled
- * stops the worker, and a module that traps (a Go fatal error, memory beyond its maximum) is
- * replaced by a fresh instance on the next call. No process is started.
+ * in-process: a module is compiled once (lazily, shared by its instances) and a WasmModule keeps
+ * one long-lived instance of it in a worker thread (pool.ts keeps a few). Calls run one at a time;
+ * a call that outlives its time limit or is cancelled stops the worker, and a module that traps (a
+ * Go fatal error, memory beyond its maximum) is replaced by a fresh instance on the next call. No
+ * process is started.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -60,9 +61,33 @@ interface Live {
   pending?: (msg: FromWorker | { type: 'exit'; code: number }) => void;
 }
 
+/** Compiled modules by file and memory maximum: the instances of a pool share one compilation. */
+const compiledModules = new Map<string, Promise<WebAssembly.Module>>();
+
+export interface WasmModuleOptions {
+  file?: string;
+  maxMemoryBytes?: number;
+  /** Go's soft memory limit (runtime/debug.SetMemoryLimit); default 3/4 of the maximum. */
+  memoryLimitBytes?: number;
+  /**
+   * Stop the instance after this long without a call, giving its memory back (Go's heap never
+   * shrinks the linear memory; a fresh instance is the only way back). Undefined: kept.
+   */
+  idleMs?: number;
+  /** Called after the instance stopped for being idle. */
+  onIdleStop?: () => void;
+}
+
 export class WasmModule {
-  private compiled?: Promise<WebAssembly.Module>;
   private live?: Live;
+  private readonly file: string;
+  private readonly maxMemoryBytes: number;
+  private readonly memoryLimitBytes: number;
+  private readonly idleMs?: number;
+  private readonly onIdleStop?: () => void;
+  private idleTimer?: NodeJS.Timeout;
+  /** Calls queued or running. */
+  private busy = 0;
   private queue: Promise<unknown> = Promise.resolve();
   /** Settles when the last stopped worker has exited: a new one starts only then (V8 crashed otherwise). */
   private retired: Promise<void> = Promise.resolve();
@@ -73,14 +98,36 @@ export class WasmModule {
 
   constructor(
     readonly name: WasmModuleName,
-    private readonly file: string = path.join(wasmDir(), `${name}.wasm`),
-    private readonly maxMemoryBytes: number = DEFAULT_MAX_MEMORY_BYTES,
-  ) {}
+    fileOrOptions: string | WasmModuleOptions = {},
+    maxMemoryBytes?: number,
+  ) {
+    const o = typeof fileOrOptions === 'string' ? { file: fileOrOptions, maxMemoryBytes } : fileOrOptions;
+    this.file = o.file ?? path.join(wasmDir(), `${name}.wasm`);
+    this.maxMemoryBytes = o.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
+    this.memoryLimitBytes = Math.min(('memoryLimitBytes' in o ? o.memoryLimitBytes : undefined) ?? Infinity, this.maxMemoryBytes * 0.75);
+    this.idleMs = o.idleMs;
+    this.onIdleStop = 'onIdleStop' in o ? o.onIdleStop : undefined;
+  }
+
+  /** Whether an instance is running (it holds memory and whatever state it kept). */
+  get alive(): boolean {
+    return this.live !== undefined;
+  }
 
   /** Runs `op` over `files` with `args`; calls are queued and run one at a time. */
   call(op: string, args: unknown, files: readonly MemFile[], opts: CallOptions = {}): Promise<WasmResult> {
+    this.busy++;
+    clearTimeout(this.idleTimer);
     const run = this.queue.then(() => this.run(op, args, files, opts));
     this.queue = run.catch(() => undefined);
+    void this.queue.then(() => {
+      if (--this.busy === 0 && this.idleMs !== undefined && this.live) {
+        this.idleTimer = setTimeout(() => {
+          if (this.busy === 0) void this.dispose().then(() => this.onIdleStop?.());
+        }, this.idleMs);
+        this.idleTimer.unref();
+      }
+    });
     return run;
   }
 
@@ -97,13 +144,32 @@ export class WasmModule {
 
   /** Stops the instance; a later call starts a fresh one. */
   async dispose(): Promise<void> {
+    clearTimeout(this.idleTimer);
     const live = this.live;
     this.live = undefined;
-    if (live) await live.worker.terminate();
+    this.memoryBytes = 0;
+    if (!live) return;
+    this.retired = live.exited ?? Promise.resolve();
+    await live.worker.terminate();
+  }
+
+  /**
+   * Lets go of the compiled module (its machine code is tens of MB); the next call compiles it
+   * again. For when no instance of it runs.
+   */
+  forgetCompiled(): void {
+    compiledModules.delete(this.compiledId);
+  }
+
+  private get compiledId(): string {
+    return `${this.file}|${this.maxMemoryBytes}`;
   }
 
   private module(): Promise<WebAssembly.Module> {
-    this.compiled ??= fs.promises.readFile(this.file).then(
+    const id = this.compiledId;
+    let compiled = compiledModules.get(id);
+    if (compiled) return compiled;
+    compiled = fs.promises.readFile(this.file).then(
       (bytes) => WebAssembly.compile(withMemoryMaximum(bytes, this.maxMemoryBytes)),
       (err: NodeJS.ErrnoException) => {
         throw new Error(
@@ -113,10 +179,9 @@ export class WasmModule {
         );
       },
     );
-    this.compiled.catch(() => {
-      this.compiled = undefined;
-    });
-    return this.compiled;
+    compiledModules.set(id, compiled);
+    compiled.catch(() => compiledModules.delete(id));
+    return compiled;
   }
 
   private start(module: WebAssembly.Module): Live {
@@ -137,7 +202,7 @@ export class WasmModule {
         else reject(new Error(msg.type === 'trap' ? msg.message : `the worker exited (${msg.type === 'exit' ? msg.code : ''})`));
       };
     });
-    worker.postMessage({ type: 'init', module, maxMemoryBytes: this.maxMemoryBytes });
+    worker.postMessage({ type: 'init', module, maxMemoryBytes: this.maxMemoryBytes, memoryLimitBytes: this.memoryLimitBytes });
     live.exited = exited;
     return live;
   }
@@ -212,13 +277,4 @@ function decode(text: string, label: string): WasmResult {
   if (a.ok) return { ok: true, output: a.output ?? '' };
   if (a.panic) return { ok: false, kind: 'panic', message: `${label} panicked: ${a.error ?? ''}` };
   return { ok: false, kind: 'failed', message: a.error ?? 'failed without a message' };
-}
-
-const modules = new Map<WasmModuleName, WasmModule>();
-
-/** The process-wide instance of a module (one per module, so repeated builds reuse it). */
-export function wasmModule(name: WasmModuleName): WasmModule {
-  let m = modules.get(name);
-  if (!m) modules.set(name, (m = new WasmModule(name)));
-  return m;
 }

@@ -20,7 +20,7 @@ export interface Answer {
 
 /** Messages from the host to the worker that owns the instance. */
 export type ToWorker =
-  | { type: 'init'; module: WebAssembly.Module; maxMemoryBytes: number }
+  | { type: 'init'; module: WebAssembly.Module; maxMemoryBytes: number; memoryLimitBytes: number }
   | { type: 'call'; request: Uint8Array };
 
 /** Messages from the worker: the instance is ready, answered, or died (a trap: the worker is spent). */

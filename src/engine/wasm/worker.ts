@@ -76,7 +76,7 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
   (emitWarning as (...a: unknown[]) => void)(warning, ...rest);
 }) as typeof process.emitWarning;
 
-async function init(module: WebAssembly.Module, maxMemoryBytes: number): Promise<void> {
+async function init(module: WebAssembly.Module, memoryLimitBytes: number): Promise<void> {
   const { WASI } = await import('node:wasi');
   // klog's init reads os.Args[0], so the program needs a name.
   log = new ModuleLog();
@@ -86,8 +86,9 @@ async function init(module: WebAssembly.Module, maxMemoryBytes: number): Promise
   const instance = await WebAssembly.instantiate(module, wasi.getImportObject() as WebAssembly.Imports);
   wasi.initialize(instance);
   exports = instance.exports as unknown as Exports;
-  // Go's collector works harder as the heap nears the hard maximum instead of running into it.
-  exports.set_memory_limit(BigInt(Math.floor(maxMemoryBytes * 0.75)));
+  // Go's collector works harder as the heap nears this soft limit (below the hard maximum) instead
+  // of growing the linear memory, which never shrinks.
+  exports.set_memory_limit(BigInt(Math.floor(memoryLimitBytes)));
 }
 
 function call(request: Uint8Array): { text: string; memoryBytes: number } {
@@ -105,7 +106,7 @@ function call(request: Uint8Array): { text: string; memoryBytes: number } {
 
 parentPort!.on('message', (msg: ToWorker) => {
   if (msg.type === 'init') {
-    init(msg.module, msg.maxMemoryBytes).then(
+    init(msg.module, msg.memoryLimitBytes).then(
       () => post({ type: 'ready' }),
       (err: unknown) => post({ type: 'trap', message: `could not start the module: ${(err as Error).message}` }),
     );

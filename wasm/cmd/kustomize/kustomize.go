@@ -303,9 +303,10 @@ func warm(json.RawMessage, abi.Files) (string, error) {
 }
 
 func init() {
-	// Declared by the patched kustomize api (scripts/build-wasm.sh): the instance keeps the parsed
-	// documents of up to 8 MB of YAML between builds.
-	resource.ParseCacheLimit = 8 << 20
+	// Declared by the patched kustomize api (scripts/build-wasm.sh): the instance keeps up to 100k
+	// parsed YAML nodes (about 20 MB of its heap) between builds: all of bjw-s-labs-home-ops'
+	// source (about 50k) fits.
+	resource.ParseCacheLimit = 100_000
 	abi.Register("kustomize", kustomizeBuild)
 	abi.Register("warm", warm)
 }
