@@ -13,4 +13,6 @@ export interface CachedBuild {
 export interface BuildCache {
   get(key: string): CachedBuild | undefined;
   set(key: string, entry: CachedBuild): void;
+  /** Entries held (a reopened workspace's persisted builds included). */
+  readonly size: number;
 }

@@ -67,8 +67,10 @@ export class Refiner {
     private readonly ws: Workspace,
     private readonly cache: BuildCache = new MemoryBuildCache(),
   ) {
-    // The kustomize instance starts and parses its OpenAPI schema while the workspace is read.
-    void wasmModule('kustomize').call('warm', {}, []);
+    // With nothing cached (a first open), builds will follow: the kustomize instance starts and
+    // parses its OpenAPI schema while the workspace is read. A warm reopen may build nothing, so it
+    // starts no instance.
+    if (cache.size === 0) void wasmModule('kustomize').call('warm', {}, []);
     ws.onChange((change) => {
       const dir = change.kind === 'file' ? change.path.slice(0, change.path.lastIndexOf('/')) : '';
       for (const [key, b] of this.live) {
