@@ -78,6 +78,23 @@ export interface WasmModuleOptions {
   onIdleStop?: () => void;
 }
 
+/**
+ * Workers stopped (terminated, trapped, timed out) that have not exited yet, of every module and
+ * instance: a worker is compiled for or started only once they all have. Starting one while another
+ * was still being torn down crashed V8 (SIGSEGV of the whole process), also across instances.
+ */
+const exiting = new Set<Promise<void>>();
+
+function retire(exited: Promise<void> | undefined): void {
+  if (!exited || exiting.has(exited)) return;
+  exiting.add(exited);
+  void exited.then(() => exiting.delete(exited));
+}
+
+async function allRetired(): Promise<void> {
+  while (exiting.size) await Promise.all(exiting);
+}
+
 export class WasmModule {
   private live?: Live;
   private readonly file: string;
@@ -89,8 +106,6 @@ export class WasmModule {
   /** Calls queued or running. */
   private busy = 0;
   private queue: Promise<unknown> = Promise.resolve();
-  /** Settles when the last stopped worker has exited: a new one starts only then (V8 crashed otherwise). */
-  private retired: Promise<void> = Promise.resolve();
   /** Instances started so far (a trap or a timeout makes the next call start another). */
   instances = 0;
   /** Linear memory of the instance after its last call, in bytes. */
@@ -149,7 +164,7 @@ export class WasmModule {
     this.live = undefined;
     this.memoryBytes = 0;
     if (!live) return;
-    this.retired = live.exited ?? Promise.resolve();
+    retire(live.exited);
     await live.worker.terminate();
   }
 
@@ -210,6 +225,7 @@ export class WasmModule {
   private async run(op: string, args: unknown, files: readonly MemFile[], opts: CallOptions): Promise<WasmResult> {
     const label = `${this.name} (WebAssembly)`;
     if (opts.signal?.aborted) return { ok: false, kind: 'cancelled', message: `${label} was cancelled` };
+    if (!this.live) await allRetired();
     let module: WebAssembly.Module;
     try {
       module = await this.module();
@@ -217,7 +233,7 @@ export class WasmModule {
       return { ok: false, kind: 'missing-module', message: (err as Error).message };
     }
     const request = encodeRequest(op, args, files);
-    if (!this.live) await this.retired;
+    if (!this.live) await allRetired();
     const live = (this.live ??= this.start(module));
     live.worker.ref();
     const timeoutMs = opts.timeoutMs ?? DEFAULT_WASM_TIMEOUT_MS;
@@ -235,7 +251,7 @@ export class WasmModule {
         } else {
           // A dead or stopped worker stays referenced until it has exited, and the next one waits for that.
           if (this.live === live) this.live = undefined;
-          this.retired = live.exited ?? Promise.resolve();
+          retire(live.exited);
         }
         resolve(result);
       };
