@@ -140,7 +140,8 @@ test('a cancelled or timed-out call stops its own instance only', async () => {
 });
 
 test('idle instances stop and give their memory back; the first is kept unless told', async () => {
-  const pool = new WasmPool('kustomize', { file, size: 2, idleMs: 100 });
+  // Long enough that neither instance stops between the two calls' answers on a loaded machine.
+  const pool = new WasmPool('kustomize', { file, size: 2, idleMs: 1500 });
   try {
     await Promise.all(['a', 'b'].map((n) => pool.call('kustomize', { dir: 'app' }, app(n))));
     assert.equal(pool.alive, 2);
@@ -185,6 +186,10 @@ test('kustomize instances: one up to 3 cores (the main thread and V8 keep two bu
 /** Everything the refined model holds of a corpus: each build's result, each node's objects, the diagnostics. */
 async function refinedModel(name: string, instances: number) {
   const pool = await setWasmPoolSize('kustomize', instances);
+  // Every instance started and set up first: otherwise a slow start (a loaded machine) can let the
+  // running instance do all the builds before the other is ready, and nothing runs side by side.
+  await Promise.all(Array.from({ length: instances }, () => pool.call('warm', {}, [])));
+  pool.peakRunning = 0;
   const dir = `${SHARED}/corpora/${name}`;
   assert.ok(fs.existsSync(dir), `corpus ${dir} missing`);
   const cache = new MemoryBuildCache();
