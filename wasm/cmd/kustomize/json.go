@@ -34,7 +34,8 @@ func plainTree(n *yaml.Node) bool {
 	}
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; k.Kind == yaml.ScalarNode && (k.Tag == "!!merge" || (k.Value == "<<" && k.Style == 0 && (k.Tag == "" || k.Tag == "!!merge"))) {
+			// A plain `<<` key may be a merge key (any such key takes MarshalJSON's path).
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && (k.Tag == "!!merge" || (k.Value == "<<" && k.Style == 0)) {
 				return false
 			}
 		}
