@@ -45,6 +45,7 @@ kustomize_workspace() {
   cp wasm/_overlay/kustomize-api/internal/target/*.go "$gen/kustomize-api/internal/target/"
   cp wasm/_overlay/kustomize-api/resource/*.go "$gen/kustomize-api/resource/"
   cp wasm/_overlay/kustomize-api/types/*.go "$gen/kustomize-api/types/"
+  cp wasm/_overlay/kustomize-api/krusty/*.go "$gen/kustomize-api/krusty/"
   printf 'go %s\n\nuse %s\n\nreplace sigs.k8s.io/kustomize/api %s => %s\n' \
     "$(sed -n 's/^go //p' wasm/go.mod)" "$repo_root/wasm" "$version" "$gen/kustomize-api" >"$gen/go.work"
   printf '%s' "$gen/go.work"

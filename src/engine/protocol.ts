@@ -264,8 +264,13 @@ export interface UpdateTimings {
 export interface RenderTiming {
   /** `namespace/name` of the Kustomization. */
   name: string;
-  /** Why it was rendered: no build under its key, or a build whose reads changed. */
-  reason: 'new-key' | 'reads-changed';
+  /**
+   * Why it was rendered: no build under its key, or a build whose reads changed; `in-part` when one
+   * resource file of it changed and only that file's way through the build was redone.
+   */
+  reason: 'new-key' | 'reads-changed' | 'in-part';
+  /** A build in part that could not stand for the whole build (the whole build ran after it): why. */
+  refused?: string;
   prepareMs: number;
   kustomizeMs: number;
   postBuildMs: number;

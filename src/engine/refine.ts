@@ -6,11 +6,11 @@
  * then only children whose rendered spec (hence key) changed.
  */
 import type { KustomizationNode, RepoModel } from '../core/model/graph';
-import type { BuiltObject, KustomizationBuild } from '../core/model/rendered';
+import { spliceBuild, type BuiltObject, type KustomizationBuild } from '../core/model/rendered';
 import type { Repo } from '../core/repo';
 import type { ModelProblem } from '../core/model/types';
 import type { Workspace } from '../core/workspace/workspace';
-import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, syntheticFiles, warmKustomizeInstances } from '../render/kustomize';
+import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, syntheticFiles, warmKustomizeInstances, type FluxKustomizationText, type ReadKind } from '../render/kustomize';
 import type { RenderOptions } from '../render/types';
 import type { BuildCache } from './buildCache';
 import type { RenderTiming } from './protocol';
@@ -31,6 +31,8 @@ interface LiveBuild {
   readonly dirs: ReadonlySet<string>;
   /** Failed before kustomize ran (inputs missing, say): any change may matter. */
   readonly anyChange: boolean;
+  /** What the build read (source paths) and the kustomization Flux generated for it. */
+  readonly recorded?: { readonly reads: Readonly<Record<string, ReadKind>>; readonly generated: FluxKustomizationText };
 }
 
 /** Render failures that are the build's own, as Flux would report them (others: it cannot be built here). */
@@ -62,6 +64,11 @@ export class Refiner {
    */
   private readonly recheck = new Map<string, LiveBuild>();
   private renders: RenderTiming[] = [];
+  /**
+   * Stale builds that one file's edits made stale, with that file: they can be redone in part
+   * (renderKustomizationRecorded's `only`) while nothing else they read changes.
+   */
+  private readonly edited = new Map<string, { previous: LiveBuild & { build: { ok: true } }; file: string }>();
 
   constructor(
     private readonly ws: Workspace,
@@ -72,12 +79,16 @@ export class Refiner {
     // starts no instance.
     if (cache.size === 0) void wasmModule('kustomize').call('warm', {}, []);
     ws.onChange((change) => {
-      const dir = change.kind === 'file' ? change.path.slice(0, change.path.lastIndexOf('/')) : '';
+      const file = change.kind === 'file' ? change.path : undefined;
+      const dir = file ? file.slice(0, file.lastIndexOf('/')) : '';
+      const touches = (b: LiveBuild) => !file || b.anyChange || b.files.has(file) || b.dirs.has(dir);
+      for (const [key, e] of this.edited) if (file !== e.file && touches(e.previous)) this.edited.delete(key);
       for (const [key, b] of this.live) {
-        if (change.kind === 'file' && !(b.anyChange || b.files.has(change.path) || b.dirs.has(dir))) continue;
+        if (!touches(b)) continue;
         this.live.delete(key);
         this.stale.add(key);
         if (b.anyChange && !b.build.ok) this.recheck.set(key, b);
+        if (file && b.build.ok && b.recorded && b.files.has(file)) this.edited.set(key, { previous: b as LiveBuild & { build: { ok: true } }, file });
       }
     });
   }
@@ -105,7 +116,7 @@ export class Refiner {
     const state: SourceState = { ws: this.ws, view: node.source.view, overrides: this.overrides, generated: generated.value };
     if (!readsHold(state, cached.reads)) return undefined;
     const watched = watchedPaths(node.source.view, value.reads);
-    this.live.set(key, { build: value.build, files: watched.files, dirs: watched.dirs, anyChange: false });
+    this.live.set(key, { build: value.build, files: watched.files, dirs: watched.dirs, anyChange: false, recorded: { reads: value.reads, generated: generated.value } });
     return value.build;
   };
 
@@ -135,6 +146,7 @@ export class Refiner {
       if (pending === 0) {
         this.stale.clear();
         this.recheck.clear();
+        this.edited.clear();
       }
       return { rendered, rounds, pending, renders: this.renders, modelMs };
     };
@@ -180,6 +192,7 @@ export class Refiner {
   }
 
   private async render(model: RepoModel, key: string, node: KustomizationNode, opts: RenderOptions): Promise<void> {
+    if (this.edited.has(key) && (await this.renderInPart(model, key, node, opts))) return;
     const version = this.ws.version;
     const recorded = await renderKustomizationRecorded(model, node, { ...opts, revealSecretValues: false });
     this.renders.push({ name: `${node.applied.namespace ?? 'default'}/${node.applied.name}`, reason: this.stale.delete(key) ? 'reads-changed' : 'new-key', ...recorded.timing });
@@ -198,8 +211,45 @@ export class Refiner {
     const view = node.source.view;
     const state: SourceState = { ws: this.ws, view, overrides: this.overrides, generated: recorded.generated };
     const watched = watchedPaths(view, recorded.reads);
-    this.live.set(key, { build, files: watched.files, dirs: watched.dirs, anyChange: false });
+    this.live.set(key, { build, files: watched.files, dirs: watched.dirs, anyChange: false, recorded: { reads: recorded.reads, generated: recorded.generated } });
     this.cache.set(key, { reads: readDigests(state, recorded.reads), value: { build, reads: recorded.reads } });
+  }
+
+  /**
+   * Redoes in part a build that one file's edits made stale: kustomize builds only that file's way
+   * through the build, and its objects replace the file's objects of the last build. True when done
+   * (or when the workspace changed meanwhile: the next round tries again); false when the whole
+   * build must run (the module refused, the file's objects changed identity, Flux's kustomization
+   * at spec.path changed).
+   */
+  private async renderInPart(model: RepoModel, key: string, node: KustomizationNode, opts: RenderOptions): Promise<boolean> {
+    const { previous, file } = this.edited.get(key)!;
+    const refuse = () => (this.edited.delete(key), false);
+    if (node.source.kind !== 'view' || !previous.recorded) return refuse();
+    const view = node.source.view;
+    const paths = Object.entries(previous.recorded.reads).filter(([vp, how]) => how === 'file' && view.file(vp) === file);
+    if (paths.length !== 1) return refuse();
+    const version = this.ws.version;
+    const recorded = await renderKustomizationRecorded(model, node, { ...opts, revealSecretValues: false }, paths[0][0]);
+    const timing: RenderTiming = { name: `${node.applied.namespace ?? 'default'}/${node.applied.name}`, reason: 'in-part', ...recorded.timing };
+    this.renders.push(recorded.refused ? { ...timing, refused: recorded.refused } : timing);
+    if (this.ws.version !== version) return true;
+    const r = recorded.result;
+    if (!r.ok && r.error.kind === 'cancelled') return true;
+    if (!r.ok || recorded.refused || recorded.generated?.text !== previous.recorded.generated.text) return refuse();
+    const objects = spliceBuild(previous.build.objects, r.value.objects as unknown as BuiltObject[], file);
+    if (!objects) {
+      this.renders[this.renders.length - 1] = { ...timing, refused: `${file} now yields objects of other names or number` };
+      return refuse();
+    }
+    this.edited.delete(key);
+    this.stale.delete(key);
+    const build: KustomizationBuild = { ok: true, objects };
+    const { reads, generated } = previous.recorded;
+    this.live.set(key, { ...previous, build, recorded: { reads, generated } });
+    const state: SourceState = { ws: this.ws, view, overrides: this.overrides, generated };
+    this.cache.set(key, { reads: readDigests(state, reads), value: { build, reads } });
+    return true;
   }
 }
 

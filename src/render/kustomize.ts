@@ -202,6 +202,8 @@ export interface RecordedBuild {
   generated?: FluxKustomizationText;
   /** Where the time went (ms): preparing the input, kustomize (WebAssembly calls), Flux's post-build layer. */
   timing: BuildTiming;
+  /** Asked for a build in part (`only`), why it cannot stand for the whole build: run that instead. */
+  refused?: string;
 }
 
 export interface BuildTiming {
@@ -210,8 +212,15 @@ export interface BuildTiming {
   postBuildMs: number;
 }
 
-/** `renderKustomization`, also telling what the build read, so it can be cached by that content. */
-export async function renderKustomizationRecorded(model: RepoModel, ks: KustomizationNode, opts: RenderOptions): Promise<RecordedBuild> {
+/**
+ * `renderKustomization`, also telling what the build read, so it can be cached by that content.
+ * With `only` (a source path the build read as a resource, the one file changed since its last
+ * build), the build is redone in part: kustomize builds the same kustomizations with their resources
+ * cut to those leading to that file (wasm/cmd/kustomize/partial.go). Its objects stand for that
+ * file's objects in the whole build, which the caller splices into the last one (`spliceBuild`);
+ * `refused` says when they cannot. Such a build records no reads: the last build's still hold.
+ */
+export async function renderKustomizationRecorded(model: RepoModel, ks: KustomizationNode, opts: RenderOptions, only?: string): Promise<RecordedBuild> {
   const t0 = performance.now();
   const timing: BuildTiming = { prepareMs: 0, kustomizeMs: 0, postBuildMs: 0 };
   const prepared = () => ((timing.prepareMs = performance.now() - t0), timing);
@@ -231,11 +240,11 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   prepared();
   const t1 = performance.now();
   const overlay = [{ path: generated.path, data: generated.text }];
-  type Answer = { ok: boolean; needBase?: boolean; objects?: { json: Record<string, any>; yaml?: string }[]; error?: string; reads?: Record<string, ReadKind> };
+  type Answer = { ok: boolean; needBase?: boolean; objects?: { json: Record<string, any>; yaml?: string }[]; error?: string; reads?: Record<string, ReadKind>; refused?: string };
   const outcome = await wasmModule('kustomize').lease(
     async (instance): Promise<{ recorded?: Answer; failed?: Result<RenderResult, RenderError> }> => {
       const call = (args: Record<string, unknown>, files: MemFile[]) =>
-        instance.call('kustomize', { dir: ks.path, reads: true, base: base.key, ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
+        instance.call('kustomize', { dir: ks.path, reads: true, base: base.key, ...(only === undefined ? {} : { only }), ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
       let recorded: Answer | undefined;
       for (let attempt = 0; attempt < 3; attempt++) {
         const answer = await call({}, overlay);
@@ -277,6 +286,16 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   if (outcome.failed) return { result: outcome.failed, timing };
   const recorded = outcome.recorded;
   if (!recorded || recorded.needBase) return { result: fail('build-failed', `${label}: the kustomize module did not take the source's files`), timing };
+  if (only !== undefined) {
+    const refused = recorded.refused ?? (recorded.ok ? undefined : `the build in part failed: ${recorded.error ?? ''}`);
+    if (refused) return { result: fail('build-failed', `${label}: ${refused}`), generated, timing, refused };
+    const t2 = performance.now();
+    const docs = (recorded.objects ?? []).map((o): OutputDocument => ({ obj: o.json, text: o.yaml }));
+    const result = postBuild(model, ks, view, docs, opts, !generated.userOrigins);
+    timing.postBuildMs = performance.now() - t2;
+    if (!result.ok) return { result, generated, timing, refused: `its post-build failed: ${result.error.message}` };
+    return { result, generated, timing };
+  }
   const reads: Record<string, ReadKind> = {};
   const note = (vp: string, how: ReadKind) => {
     const rank = { stat: 1, list: 2, file: 3 };

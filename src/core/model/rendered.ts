@@ -149,3 +149,26 @@ function sourceObjectOf(objects: readonly KubeObject[], docIndex: number, kind: 
     (sameKind.length === 1 ? sameKind[0] : undefined)
   );
 }
+
+/**
+ * The whole build after one file changed, from the last whole build and a build redone in part for
+ * that file (render/kustomize.ts): the file's objects replaced in place by the new ones. Undefined
+ * when the file now yields objects of other identities or number: a renamed object may change what
+ * other objects reference, a new one may clash with them, so only the whole build can tell.
+ */
+export function spliceBuild(previous: readonly BuiltObject[], part: readonly BuiltObject[], file: string): BuiltObject[] | undefined {
+  const fresh = part.filter((o) => o.origin?.file === file);
+  const out = [...previous];
+  let next = 0;
+  for (let i = 0; i < out.length; i++) {
+    if (out[i].origin?.file !== file) continue;
+    const now = fresh[next++];
+    if (!now || identity(now) !== identity(out[i])) return undefined;
+    out[i] = now;
+  }
+  return next === fresh.length ? out : undefined;
+}
+
+function identity(o: BuiltObject): string {
+  return JSON.stringify([o.apiVersion, o.kind, o.metadata.namespace ?? '', o.metadata.name]);
+}

@@ -274,8 +274,8 @@ test("an edit of a child's dependsOn, interval or wait re-renders its parent onl
   const deps = await f.refine({ allowProcesses: false });
   assert.deepEqual(
     deps?.renders.map((r) => [r.name, r.reason]),
-    [['flux-system/apps', 'reads-changed']],
-    "the parent's build read the file; the child's build does not depend on those fields",
+    [['flux-system/apps', 'in-part']],
+    "the parent's build read the file (redone in part: only that file changed); the child's build does not depend on those fields",
   );
   assert.deepEqual(kustomization(f.model(), 'one').applied.object.body.spec.dependsOn, [{ name: 'infra' }], 'the model has the edited spec');
 
@@ -287,7 +287,7 @@ test("an edit of a child's dependsOn, interval or wait re-renders its parent onl
   assert.deepEqual(
     patched?.renders.map((r) => [r.name, r.reason]),
     [
-      ['flux-system/apps', 'reads-changed'],
+      ['flux-system/apps', 'in-part'],
       ['flux-system/one', 'new-key'],
     ],
   );
@@ -312,7 +312,7 @@ test('a build that failed before kustomize ran is not rendered again while that 
   const edited = await f.refine({ allowProcesses: false });
   assert.deepEqual(
     edited?.renders.map((r) => [r.name, r.reason]),
-    [['flux-system/apps', 'reads-changed']],
+    [['flux-system/apps', 'in-part']],
     "`one` still lacks settings.txt: its failure is kept without a render",
   );
   assert.equal(state(), 'failed');

@@ -11,8 +11,8 @@ import (
 
 	"gitops-preview/wasm/internal/abi"
 	"sigs.k8s.io/kustomize/api/krusty"
-	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/openapi"
@@ -38,6 +38,9 @@ type kustomizeArgs struct {
 	// changed or appeared, Remove the paths that are gone; nothing is built.
 	From   string   `json:"from"`
 	Remove []string `json:"remove"`
+	// Only asks for the build redone in part for a change of this one file (partial.go): its
+	// answer holds the same objects for that file's resources as the whole build, or Refused.
+	Only string `json:"only"`
 }
 
 // base is the kept file set (one: the host builds one source at a time).
@@ -53,6 +56,8 @@ type recordedBuild struct {
 	Objects  []outputObject    `json:"objects,omitempty"`
 	Error    string            `json:"error,omitempty"`
 	Reads    map[string]string `json:"reads"`
+	// Refused says why a build in part (kustomizeArgs.Only) cannot stand for the whole build.
+	Refused string `json:"refused,omitempty"`
 }
 
 // outputObject is one resource of the build as JSON (what the host decodes), with kustomize's YAML
@@ -119,6 +124,9 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 			return "", err
 		}
 		mem, openAPI = base.fs, openAPI || base.openAPI
+	}
+	if args.Only != "" {
+		return partialBuild(mem, openAPI, args)
 	}
 	recorder := newRecordingFS(mem)
 	objects, err := buildObjects(recorder, openAPI, args.Dir)
