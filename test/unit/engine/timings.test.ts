@@ -30,9 +30,14 @@ test('an edit is accounted for once its diagnostics are sent: renders, model, ch
   const t = (events[at] as { timings: UpdateTimings }).timings;
   assert.deepEqual(
     t.renders.map((r) => [r.name, r.reason]),
-    [['flux-system/apps', 'reads-changed']],
+    [
+      ['flux-system/apps', 'in-part'],
+      ['flux-system/apps', 'reads-changed'],
+    ],
+    'a ConfigMap: the build in part is refused (name references), then the whole build runs',
   );
-  assert.ok(t.renders[0].kustomizeMs > 0 && t.inputMs > 0 && t.modelMs > 0 && t.checksMs > 0);
+  assert.match(t.renders[0].refused ?? '', /holds a ConfigMap/);
+  assert.ok(t.renders[1].kustomizeMs > 0 && t.inputMs > 0 && t.modelMs > 0 && t.checksMs > 0);
   const parts = t.inputMs + t.modelMs + t.checksMs + t.renders.reduce((n, r) => n + r.prepareMs + r.kustomizeMs + r.postBuildMs, 0);
   assert.ok(t.totalMs >= parts - 1, `total ${t.totalMs} covers its parts ${parts}`);
   assert.equal(kinds.filter((k) => k === 'timings').length, 1);
