@@ -42,7 +42,12 @@ kustomize_workspace() {
   sed -i 's/^\tnodes, err := kio\.FromBytes(b)$/\tnodes, err := parsedNodes(b)/' "$factory"
   grep -q 'nodes, err := parsedNodes(b)' "$factory" \
     || { log "ERROR: kustomize api $version has no kio.FromBytes(b) call in resource/factory.go to redirect"; exit 1; }
+  local tc="$gen/kustomize-api/internal/plugins/builtinconfig/transformerconfig.go"
+  sed -i 's/^func (t \*TransformerConfig) Merge(input \*TransformerConfig) ($/func (t *TransformerConfig) mergeFieldSpecs(input *TransformerConfig) (/' "$tc"
+  grep -q '^func (t \*TransformerConfig) mergeFieldSpecs(' "$tc" \
+    || { log "ERROR: kustomize api $version has no TransformerConfig.Merge in internal/plugins/builtinconfig/transformerconfig.go to rename"; exit 1; }
   cp wasm/_overlay/kustomize-api/internal/target/*.go "$gen/kustomize-api/internal/target/"
+  cp wasm/_overlay/kustomize-api/internal/plugins/builtinconfig/*.go "$gen/kustomize-api/internal/plugins/builtinconfig/"
   cp wasm/_overlay/kustomize-api/resource/*.go "$gen/kustomize-api/resource/"
   cp wasm/_overlay/kustomize-api/types/*.go "$gen/kustomize-api/types/"
   cp wasm/_overlay/kustomize-api/krusty/*.go "$gen/kustomize-api/krusty/"

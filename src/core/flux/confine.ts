@@ -12,6 +12,7 @@
  * in-process one over memory) can run the same check over exactly the tree it builds.
  */
 import { parseAllDocuments, parseDocument } from 'yaml';
+import { ParsedByText } from '../yaml/byText';
 import { isRemoteResource } from '../model/expand';
 import { KUSTOMIZATION_FILE_NAMES } from '../kinds';
 
@@ -30,6 +31,13 @@ export interface ConfinementProblem {
   entry: string;
   reason: string;
 }
+
+/** Kustomization files as kustomize reads them (merge keys, aliases bounded); read only. */
+const kustomizations = new ParsedByText((text): unknown => {
+  const doc = parseDocument(text, { merge: true });
+  if (doc.errors.length) throw doc.errors[0];
+  return doc.toJS({ maxAliasCount: 1000 });
+});
 
 /** Where a path written in a folder of the source lands, or why kustomize-controller would refuse it. */
 export function resolveInSource(dir: string, entry: string): { vpath: string } | { reason: string } {
@@ -213,9 +221,7 @@ export function kustomizeConfinement(tree: SourceTree, vdir: string): Confinemen
     if (!file) return; // kustomize fails on a folder without one; nothing is read
     let config: Record<string, unknown>;
     try {
-      const doc = parseDocument(tree.readFile(file)!, { merge: true });
-      if (doc.errors.length) throw doc.errors[0];
-      const js = doc.toJS({ maxAliasCount: 1000 });
+      const js = kustomizations.get(tree.readFile(file)!);
       config = isRecord(js) ? js : {};
     } catch (err) {
       problem(file, '', file, `is not valid YAML (${firstLine(err)}), so the files it names cannot be checked`);

@@ -4,6 +4,7 @@
  * kustomize so the message names the entry and the kustomization file it is written in.
  */
 import { parse as parseYaml } from 'yaml';
+import { ParsedByText } from '../yaml/byText';
 import type { Workspace } from '../workspace/workspace';
 import { isRemoteResource } from '../model/expand';
 import { asArray, asRecord, asString } from '../model/objects';
@@ -20,6 +21,9 @@ export interface MissingInput {
   entry: string;
   reason: string;
 }
+
+/** Kustomization files as parsed YAML (read only). */
+const kustomizations = new ParsedByText((text) => parseYaml(text) as unknown);
 
 /** Path part of a generator source: `key=path` or `path`. */
 function generatorPath(entry: string): string {
@@ -49,7 +53,7 @@ export function missingInputs(ws: Workspace, view: SourceView, vdir: string, com
     }
     let config: Record<string, any>;
     try {
-      config = asRecord(parseYaml(ws.readText(kfile.real) ?? '')) ?? {};
+      config = asRecord(kustomizations.get(ws.readText(kfile.real) ?? '')) ?? {};
     } catch {
       return; // kustomize reports invalid YAML itself, with its position
     }

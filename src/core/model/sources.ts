@@ -143,12 +143,12 @@ function checkoutLabel(checkout: GitCheckout | undefined): string {
   return 'another ref';
 }
 
-const folderLists = new WeakMap<Workspace, { version: number; dirs: string[] }>();
+const folderLists = new WeakMap<Workspace, { version: number; dirs: string[]; roots: Map<string, string[]> }>();
 
 /** Every folder of the workspace, relative ('' first), shallow before deep. */
 function workspaceFolders(ws: Workspace): string[] {
   const cached = folderLists.get(ws);
-  if (cached && cached.version === ws.version) return cached.dirs;
+  if (cached && cached.version === ws.treeVersion) return cached.dirs;
   const dirs: string[] = [];
   const queue = [''];
   while (queue.length && dirs.length < 20000) {
@@ -157,7 +157,7 @@ function workspaceFolders(ws: Workspace): string[] {
     const info = ws.listDir(rel ? `${ws.root}/${rel}` : ws.root);
     for (const d of [...(info?.dirs ?? [])].sort()) queue.push(rel ? `${rel}/${d}` : d);
   }
-  folderLists.set(ws, { version: ws.version, dirs });
+  folderLists.set(ws, { version: ws.treeVersion, dirs, roots: new Map() });
   return dirs;
 }
 
@@ -168,7 +168,13 @@ function workspaceFolders(ws: Workspace): string[] {
 export function candidateRoots(ws: Workspace, paths: readonly string[]): string[] | undefined {
   const informative = [...new Set(paths.filter((p) => p !== '' && !p.includes('${')))];
   if (!informative.length) return undefined;
-  return workspaceFolders(ws).filter((root) => informative.every((p) => ws.hasDir(root ? `${ws.root}/${root}/${p}` : `${ws.root}/${p}`)));
+  const folders = workspaceFolders(ws);
+  // Every Kustomization of a source asks with the same paths: answered once per tree.
+  const memo = folderLists.get(ws)!.roots;
+  const key = informative.sort().join('\n');
+  let roots = memo.get(key);
+  if (!roots) memo.set(key, (roots = folders.filter((root) => informative.every((p) => ws.hasDir(root ? `${ws.root}/${root}/${p}` : `${ws.root}/${p}`)))));
+  return roots;
 }
 
 function rootedView(ws: Workspace, root: string): SourceView {

@@ -41,6 +41,7 @@ export class Workspace {
   private realRoot = '';
   private ignore = new IgnoreMatcher();
   private _version = 0;
+  private _treeVersion = 0;
   private readonly listeners: ((change: WorkspaceChange) => void)[] = [];
 
   /** Called after every change that bumps `version`, so caches keyed on files can drop entries. */
@@ -50,6 +51,7 @@ export class Workspace {
 
   private bump(change: WorkspaceChange): void {
     this._version++;
+    if (change.kind !== 'file') this._treeVersion++;
     for (const l of this.listeners) l(change);
   }
 
@@ -60,6 +62,11 @@ export class Workspace {
 
   get version(): number {
     return this._version;
+  }
+
+  /** Changes when files or folders may have appeared or vanished; not when only a file's content changed. */
+  get treeVersion(): number {
+    return this._treeVersion;
   }
 
   /** Reads the whole tree; call once, then feed changes through `update`. */
