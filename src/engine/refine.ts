@@ -68,7 +68,7 @@ export class Refiner {
    * Stale builds that one file's edits made stale, with that file: they can be redone in part
    * (renderKustomizationRecorded's `only`) while nothing else they read changes.
    */
-  private readonly edited = new Map<string, { previous: LiveBuild & { build: { ok: true } }; file: string }>();
+  private readonly edited = new Map<string, { previous: LiveBuild & { build: { ok: true } }; file: string; stale: KustomizationBuild }>();
 
   constructor(
     private readonly ws: Workspace,
@@ -88,7 +88,7 @@ export class Refiner {
         this.live.delete(key);
         this.stale.add(key);
         if (b.anyChange && !b.build.ok) this.recheck.set(key, b);
-        if (file && b.build.ok && b.recorded && b.files.has(file)) this.edited.set(key, { previous: b as LiveBuild & { build: { ok: true } }, file });
+        if (file && b.build.ok && b.recorded && b.files.has(file)) this.edited.set(key, { previous: b as LiveBuild & { build: { ok: true } }, file, stale: { ok: true, objects: b.build.objects, stale: true } });
       }
     });
   }
@@ -107,14 +107,17 @@ export class Refiner {
         return failed.build;
       }
     }
+    // While it is redone in part, the model keeps the last build's objects (it then reuses every
+    // subtree they apply) instead of falling back to the static reading.
+    const stale = this.edited.get(key)?.stale;
     const cached = this.cache.get(key);
-    if (!cached || node.source.kind !== 'view') return undefined;
+    if (!cached || node.source.kind !== 'view') return stale;
     const value = cached.value as { build: KustomizationBuild; reads?: Record<string, 'stat' | 'list' | 'file'> };
-    if (!value?.build || !value.reads) return undefined;
+    if (!value?.build || !value.reads) return stale;
     const generated = fluxKustomizationText(this.ws, node, node.source.view);
-    if (!generated.ok) return undefined;
+    if (!generated.ok) return stale;
     const state: SourceState = { ws: this.ws, view: node.source.view, overrides: this.overrides, generated: generated.value };
-    if (!readsHold(state, cached.reads)) return undefined;
+    if (!readsHold(state, cached.reads)) return stale;
     const watched = watchedPaths(node.source.view, value.reads);
     this.live.set(key, { build: value.build, files: watched.files, dirs: watched.dirs, anyChange: false, recorded: { reads: value.reads, generated: generated.value } });
     return value.build;

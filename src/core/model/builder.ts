@@ -546,7 +546,7 @@ export class ModelBuilder {
       }
       return input.expansion;
     }
-    slots.push({ node, key, state: 'built' });
+    slots.push({ node, key, state: build.stale ? 'pending' : 'built' });
     // kustomize built it, so the static reading's complaints about its kustomization files do not hold.
     (node as Mutable<KustomizationNode>).problems = [];
     return builtExpansion(build, this.ws, ks, (file) => {

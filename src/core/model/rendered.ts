@@ -27,7 +27,15 @@ export interface BuiltObject {
  * outside the workspace, remote bases, no engine) only mean it cannot be built here.
  */
 export type KustomizationBuild =
-  | { readonly ok: true; readonly objects: readonly BuiltObject[] }
+  | {
+      readonly ok: true;
+      readonly objects: readonly BuiltObject[];
+      /**
+       * The last build under this key, stale (a file it read was edited; its new build is under
+       * way): the model shows these objects meanwhile, and the slot stays pending.
+       */
+      readonly stale?: true;
+    }
   | { readonly ok: false; readonly message: string; readonly reportable: boolean };
 
 /** The builds the model may use: the one for `key`, or undefined when it is not built yet. */
@@ -37,7 +45,10 @@ export type BuildLookup = (key: string, node: KustomizationNode) => Kustomizatio
 export interface BuildSlot {
   readonly node: KustomizationNode;
   readonly key: string;
-  /** built: from its build; failed: the build failed, objects from the static reading; pending: not built yet. */
+  /**
+   * built: from its build; failed: the build failed, objects from the static reading; pending: not
+   * built yet (objects from the static reading, or from the stale last build while a new one runs).
+   */
   readonly state: 'built' | 'failed' | 'pending';
 }
 
@@ -93,6 +104,12 @@ export function substituteFromSignature(ks: KubeObject, candidates: (kind: strin
 }
 
 const expansions = new WeakMap<KustomizationBuild, Map<Workspace, Expansion>>();
+/**
+ * Each built object's model object, kept while its source document is the same: a build redone in
+ * part (spliceBuild) keeps the other objects of the last build, and the model then reuses the
+ * subtrees they apply instead of rebuilding every Kustomization of the parent.
+ */
+const modelObjects = new WeakMap<BuiltObject, { ws: Workspace; owner: KubeObject; source: KubeObject | undefined; doc: unknown; object: KubeObject }>();
 
 /**
  * A successful build as the objects a Kustomization applies. Each keeps its source document (for
@@ -113,6 +130,11 @@ export function builtExpansion(build: KustomizationBuild & { ok: true }, ws: Wor
     const source = origin && sourceObjectOf(sourceObjects(origin.file), origin.docIndex, b.kind, meta.name);
     const doc = source?.doc ?? (origin && ws.files.get(origin.file)?.docs[origin.docIndex]) ?? owner.doc;
     if (origin) files.add(origin.file);
+    const kept = modelObjects.get(b);
+    if (kept && kept.ws === ws && kept.owner === owner && kept.source === source && kept.doc === doc) {
+      objects.push({ object: kept.object, namespace: kept.object.namespace, prefix: '', suffix: '' });
+      continue;
+    }
     const { origin: _drop, ...body } = b;
     const object: KubeObject = {
       id: source?.id ?? (origin && doc !== owner.doc ? `${origin.file}#${origin.docIndex}` : `${owner.id}>${b.kind}/${meta.namespace ?? ''}/${meta.name}`),
@@ -128,6 +150,7 @@ export function builtExpansion(build: KustomizationBuild & { ok: true }, ws: Wor
       ...(source?.synthetic ? { synthetic: true } : {}),
       ...(source?.origin ? { origin: source.origin } : {}),
     };
+    modelObjects.set(b, { ws, owner, source, doc, object });
     objects.push({ object, namespace: object.namespace, prefix: '', suffix: '' });
   }
   const expansion: Expansion = { objects, problems: [], remote: [], files };

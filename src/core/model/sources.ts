@@ -166,10 +166,20 @@ function workspaceFolders(ws: Workspace): string[] {
  * every (non-root) path is a folder. Paths naming only the artifact root tell nothing.
  */
 export function candidateRoots(ws: Workspace, paths: readonly string[]): string[] | undefined {
+  // Every Kustomization of a source asks with the same paths: answered once per tree and list.
+  const known = rootsByPaths.get(paths);
+  if (known && known.ws === ws && known.version === ws.treeVersion) return known.roots;
+  const roots = candidateRootsOf(ws, paths);
+  rootsByPaths.set(paths, { ws, version: ws.treeVersion, roots });
+  return roots;
+}
+
+const rootsByPaths = new WeakMap<readonly string[], { ws: Workspace; version: number; roots: string[] | undefined }>();
+
+function candidateRootsOf(ws: Workspace, paths: readonly string[]): string[] | undefined {
   const informative = [...new Set(paths.filter((p) => p !== '' && !p.includes('${')))];
   if (!informative.length) return undefined;
   const folders = workspaceFolders(ws);
-  // Every Kustomization of a source asks with the same paths: answered once per tree.
   const memo = folderLists.get(ws)!.roots;
   const key = informative.sort().join('\n');
   let roots = memo.get(key);
