@@ -17,6 +17,7 @@ import { MemoryBuildCache } from '../../../src/engine/memoryBuildCache';
 import { renderKustomizationRecorded } from '../../../src/render/kustomize';
 import type { RenderTiming } from '../../../src/engine/protocol';
 import { CORPORA, corpusRemotes } from '../helpers';
+import { checkModel } from '../../../src/core/checks/index';
 
 const ROOT = '/repo';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -202,6 +203,20 @@ test('an edit that breaks the file is refused in part and fails as the whole bui
   assert.match(refined!.renders[0].refused!, /the build in part failed: .*name/);
 });
 
+/** What a model holds, to compare two: builds, what each Kustomization applies, HelmRelease specs, diagnostics. */
+function summary(f: Folder) {
+  const m = f.model();
+  return {
+    builds: m.builds.map((b) => [b.node.applied.name, b.key, b.state]),
+    clusters: m.clusters.map((c) => ({
+      name: c.name,
+      kustomizations: c.kustomizations.map((k) => [k.applied.namespace, k.applied.name, k.applies.map((a) => `${a.kind}/${a.namespace ?? ''}/${a.name}`), k.problems.map((x) => x.message)]),
+      helmReleases: c.helmReleases.map((h) => [h.applied.namespace, h.applied.name, JSON.stringify(h.applied.object.body.spec)]),
+    })),
+    diagnostics: checkModel(m).diagnostics.map((d) => `${d.file}:${d.range.start.line}:${d.rule}:${d.message}`),
+  };
+}
+
 /**
  * Real repositories: for files whose objects a parent applies with others, an edit (an annotation
  * added to the file's first object) is rebuilt through the refiner, and the parent's build is then
@@ -233,7 +248,8 @@ for (const [corpus, least] of [
     assert.ok(candidates.length >= Math.min(least, 1), 'files to edit');
     let inPart = 0;
     const refusals = new Set<string>();
-    for (const { key, file } of candidates) {
+    for (const c of candidates) {
+      const { key, file } = c;
       const original = fs.readFileSync(file, 'utf8');
       const docs = parseAllDocuments(original);
       const first = docs.findIndex((d) => d.get('metadata') !== undefined);
@@ -250,6 +266,14 @@ for (const [corpus, least] of [
       assert.ok(whole.result.ok, `${file}: the whole build works`);
       const kept = cache.get(key)?.value as { build: { objects: unknown[] } };
       assert.deepEqual(JSON.parse(JSON.stringify(kept.build.objects)), JSON.parse(JSON.stringify(whole.result.value.objects)), `${file}: the build kept after the edit is the whole build`);
+      if (candidates.indexOf(c) % 3 === 0) {
+        // The model rebuilt across the edit (the stale build shown meanwhile, model objects kept)
+        // is the one a fresh folder builds (from the cached builds, rendering those never cached).
+        const fresh = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(corpus), checkout: { branch: 'main' } }, { cache });
+        fresh.repo.setBuffer(file, f.repo.workspace.readText(file));
+        await fresh.refine({ allowProcesses: false });
+        assert.deepEqual(summary(f), summary(fresh), `${file}: the model after the edit is the model built afresh`);
+      }
       f.repo.setBuffer(file, undefined);
       await f.refine({ allowProcesses: false });
     }
