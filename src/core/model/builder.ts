@@ -20,7 +20,7 @@ import {
   type SourceNode,
 } from './types';
 import { normalizeVirtual } from './view';
-import { buildKey, builtExpansion, substituteFromSignature, type BuildSlot } from './rendered';
+import { buildKey, builtExpansion, substituteFromSignature, type BuildSlot, type KustomizationBuild } from './rendered';
 import { stronglyConnected } from './scc';
 import type { ModelProblem } from './types';
 
@@ -66,6 +66,12 @@ export class ModelBuilder {
   private readonly inputOf = new WeakMap<KustomizationNode, KsInput>();
   /** Nodes whose objects come or may come from a build: their subtrees are rebuilt, never reused (their inputs are the build's). */
   private readonly fromBuild = new WeakSet<KustomizationNode>();
+  /**
+   * Nodes whose objects came from a finished build, with its key and slot: such a subtree is reused
+   * while the node's key asks for the very same build (and, for a node its parent's build applies,
+   * while that build gives the very same object).
+   */
+  private readonly builtWith = new WeakMap<KustomizationNode, { key: string; build: KustomizationBuild; slot: BuildSlot }>();
   /** Nodes whose subtree depended on which of two applications of one Kustomization came first. */
   private readonly orderDependent = new WeakSet<KustomizationNode>();
   private previous = new Map<string, ClusterState>();
@@ -325,10 +331,15 @@ export class ModelBuilder {
         if (verdict === undefined) {
           const input = this.inputOf.get(old);
           verdict =
-            !this.fromBuild.has(old) &&
-            !old.applied.object.rendered &&
+            // A built node is reused when its key depends on its own object only: one its parent's
+            // build gives (already substituted), or a root.
+            (this.fromBuild.has(old)
+              ? (old.applied.object.rendered || !old.applied.appliedBy) && this.sameBuild(old, input, builds, substituteFromCandidates, sha)
+              : !old.applied.object.rendered) &&
             !this.orderDependent.has(old) &&
-            currentById.get(old.applied.object.id) === old.applied.object &&
+            // A built object is its parent's build's: the same while that build is (checked above for
+            // the parent, or by the caller for a parent visited anew).
+            (old.applied.object.rendered || currentById.get(old.applied.object.id) === old.applied.object) &&
             !!input &&
             input === readInput(old.applied.object, old.applied.namespace ?? DEFAULT_NAMESPACE, old.applied.appliedBy && varsOf(old.applied.appliedBy)) &&
             old.children.every(unchanged);
@@ -341,6 +352,8 @@ export class ModelBuilder {
 
       /** Puts a reused subtree's nodes and objects into this build's indexes, in visiting order. */
       const adopt = (node: KustomizationNode) => {
+        const built = this.builtWith.get(node);
+        if (built) slots.push(built.slot);
         cluster.kustomizations.push(node);
         nodes.set(nodeKey(node.applied), node);
         for (const a of node.applies) {
@@ -433,7 +446,7 @@ export class ModelBuilder {
               continue;
             }
             const old = previous?.nodes.get(key);
-            if (old && reusable(old)) {
+            if (old && old.applied.object === e.object && reusable(old)) {
               (old.applied as Mutable<AppliedObject>).appliedBy = node;
               node.applies.push(old.applied);
               addApplied(old.applied);
@@ -516,6 +529,20 @@ export class ModelBuilder {
    * reading, with the failure as a problem when Flux would fail the same way), else the static
    * reading, and the node is recorded as pending.
    */
+  /** Whether a node built last time asks for the same build now (same key, the very same build). */
+  private sameBuild(
+    old: KustomizationNode,
+    input: KsInput | undefined,
+    builds: BuildOptions['builds'],
+    candidates: (kind: string, name: string) => readonly KubeObject[],
+    sha: (s: string) => string,
+  ): boolean {
+    const used = this.builtWith.get(old);
+    if (!used || !builds || !input?.expansion || readsUnparsable(this.ws, input.expansion)) return false;
+    const key = buildKey(old, substituteFromSignature(old.applied.object, candidates), sha);
+    return key === used.key && builds(key, old) === used.build;
+  }
+
   private buildOf(
     node: KustomizationNode,
     input: KsInput,
@@ -546,7 +573,9 @@ export class ModelBuilder {
       }
       return input.expansion;
     }
-    slots.push({ node, key, state: build.stale ? 'pending' : 'built' });
+    const slot: BuildSlot = { node, key, state: build.stale ? 'pending' : 'built' };
+    slots.push(slot);
+    if (!build.stale) this.builtWith.set(node, { key, build, slot });
     // kustomize built it, so the static reading's complaints about its kustomization files do not hold.
     (node as Mutable<KustomizationNode>).problems = [];
     return builtExpansion(build, this.ws, ks, (file) => {
