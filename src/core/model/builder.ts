@@ -64,7 +64,7 @@ export class ModelBuilder {
   private scopeSignature = '';
   private readonly inputs = new Map<string, KsInput>();
   private readonly inputOf = new WeakMap<KustomizationNode, KsInput>();
-  /** Nodes whose objects come or may come from a build: their subtrees are rebuilt, never reused (their inputs are the build's). */
+  /** Nodes whose objects come or may come from a build: their subtrees are reused only as builtWith allows. */
   private readonly fromBuild = new WeakSet<KustomizationNode>();
   /**
    * Nodes whose objects came from a finished build, with its key and slot: such a subtree is reused
@@ -524,11 +524,6 @@ export class ModelBuilder {
     };
   }
 
-  /**
-   * What `node` applies: its build when the engine has it (a failed build falls back to the static
-   * reading, with the failure as a problem when Flux would fail the same way), else the static
-   * reading, and the node is recorded as pending.
-   */
   /** Whether a node built last time asks for the same build now (same key, the very same build). */
   private sameBuild(
     old: KustomizationNode,
@@ -543,6 +538,11 @@ export class ModelBuilder {
     return key === used.key && builds(key, old) === used.build;
   }
 
+  /**
+   * What `node` applies: its build when the engine has it (a failed build falls back to the static
+   * reading, with the failure as a problem when Flux would fail the same way), else the static
+   * reading, and the node is recorded as pending.
+   */
   private buildOf(
     node: KustomizationNode,
     input: KsInput,
@@ -557,7 +557,7 @@ export class ModelBuilder {
     // there could exhaust the engine: such a Kustomization keeps its static reading and the
     // yaml-syntax finding.
     if (readsUnparsable(this.ws, input.expansion)) return input.expansion;
-    // Its objects may come from a build next time: the subtree is rebuilt, never reused as it is.
+    // Its objects may come from a build: the subtree is reused only while it asks for the same build (builtWith).
     this.fromBuild.add(node);
     const ks = node.applied.object;
     const key = buildKey(node, substituteFromSignature(ks, candidates), sha);
