@@ -2,6 +2,29 @@ import { memoryHost, type WorkspaceHost } from '../../../src/core/workspace/host
 import { Engine } from '../../../src/engine/engine';
 import type { EngineEvent } from '../../../src/engine/protocol';
 
+/** A bootstrapped cluster: the flux-system GitRepository (of https://github.com/example/fleet.git) and Kustomization at ./clusters/prod. */
+export const bootstrapSync = `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata:
+  name: flux-system
+  namespace: flux-system
+spec:
+  url: https://github.com/example/fleet.git
+  ref:
+    branch: main
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: flux-system
+  namespace: flux-system
+spec:
+  path: ./clusters/prod
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+`;
+
 /** A small Flux repository: bootstrap, one app Kustomization with a dependsOn typo, a chart, a .sourceignore. */
 export function fluxRepo(cluster = 'prod'): Record<string, string> {
   return {

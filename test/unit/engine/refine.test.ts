@@ -10,31 +10,11 @@ import { memoryHost } from '../../../src/core/workspace/host';
 import { checkModel } from '../../../src/core/checks/index';
 import type { HelmReleaseNode, KustomizationNode, RepoModel } from '../../../src/core/model/graph';
 import { MemoryBuildCache } from '../../../src/engine/memoryBuildCache';
+import { bootstrapSync } from './fixture';
 
 const ROOT = '/repo';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-const sync = `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  url: https://github.com/example/fleet.git
-  ref:
-    branch: main
----
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  path: ./clusters/prod
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-`;
 
 /** A Flux Kustomization document; `spec` is indented YAML below `spec:`. */
 const ks = (name: string, spec: string) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
@@ -70,7 +50,7 @@ data:
 `;
 
 function folder(files: Record<string, string>, cache = new MemoryBuildCache()): Folder {
-  const host = memoryHost(ROOT, { 'clusters/prod/flux-system/gotk-sync.yaml': sync, ...files });
+  const host = memoryHost(ROOT, { 'clusters/prod/flux-system/gotk-sync.yaml': bootstrapSync, ...files });
   return new Folder(ROOT, host, { remotes: ['https://github.com/example/fleet.git'], sha256 }, { cache });
 }
 

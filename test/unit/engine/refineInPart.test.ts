@@ -14,6 +14,7 @@ import { Folder } from '../../../src/engine/folder';
 import { memoryHost } from '../../../src/core/workspace/host';
 import { diskHost } from '../../../src/node/fsHost';
 import { MemoryBuildCache } from '../../../src/engine/memoryBuildCache';
+import { bootstrapSync } from './fixture';
 import { renderKustomizationRecorded } from '../../../src/render/kustomize';
 import type { RenderTiming } from '../../../src/engine/protocol';
 import { CORPORA, corpusRemotes } from '../helpers';
@@ -22,27 +23,6 @@ import { checkModel } from '../../../src/core/checks/index';
 const ROOT = '/repo';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-const sync = `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  url: https://github.com/example/fleet.git
-  ref:
-    branch: main
----
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  path: ./clusters/prod
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-`;
 
 const apps = `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -73,7 +53,7 @@ ${labels}data:
 `;
 
 const base: Record<string, string> = {
-  'clusters/prod/flux-system/gotk-sync.yaml': sync,
+  'clusters/prod/flux-system/gotk-sync.yaml': bootstrapSync,
   'clusters/prod/apps.yaml': apps,
   'apps/kustomization.yaml': 'resources:\n  - one.yaml\n  - team\ncomponents:\n  - ../components/extra\n',
   'apps/one.yaml': cm('one'),
