@@ -5,6 +5,7 @@ declare namespace WebAssembly {
     private readonly __module: never;
   }
   class Memory {
+    constructor(descriptor: { initial: number; maximum?: number });
     readonly buffer: ArrayBuffer;
   }
   interface Instance {
