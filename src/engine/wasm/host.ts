@@ -81,7 +81,9 @@ export interface WasmModuleOptions {
 /**
  * Workers stopped (terminated, trapped, timed out) that have not exited yet, of every module and
  * instance: a worker is compiled for or started only once they all have. Starting one while another
- * was still being torn down crashed V8 (SIGSEGV of the whole process), also across instances.
+ * was still being torn down was seen to crash V8 (SIGSEGV of the whole process) while the modules
+ * ran on node:wasi, whose fast API calls crash the process that way (see wasi.ts); whether those
+ * crashes had that cause too is not known, so the order is kept: it costs a start a few ms.
  */
 const exiting = new Set<Promise<void>>();
 
