@@ -17,6 +17,7 @@ interface Exports {
   free(ptr: number): void;
   call(ptr: number, size: number): bigint;
   set_memory_limit(bytes: bigint): void;
+  collect_if_due(): number;
 }
 
 let exports: Exports | undefined;
@@ -108,6 +109,10 @@ parentPort!.on('message', (msg: ToWorker) => {
     const answer = call(msg.request);
     log?.clear();
     post({ type: 'answer', ...answer });
+    // While the host reads the answer, the collection the next call would have run (Go's collector
+    // has one thread here, so inside a call it adds its whole time to it); a call arriving meanwhile
+    // waits for it as it would have inside.
+    exports?.collect_if_due();
   } catch (err) {
     exports = undefined;
     // WASI's proc_exit (Go's os.Exit, a fatal error) unwinds with a WasiExit.
