@@ -97,6 +97,29 @@ function call(request: Uint8Array): { text: string; memoryBytes: number } {
   return { text, memoryBytes: e.memory.buffer.byteLength };
 }
 
+/** How long the instance must have had no call before it collects (the editor's debounce is 150 ms). */
+const COLLECT_WHEN_IDLE_MS = 50;
+let collectTimer: NodeJS.Timeout | undefined;
+
+function collectIfDue(): void {
+  try {
+    exports?.collect_if_due();
+  } catch (err) {
+    trapped(err);
+  }
+}
+
+/** The instance is dead: says why, and the thread ends itself (the host starts a fresh one on the next call). */
+function trapped(err: unknown): never {
+  exports = undefined;
+  // WASI's proc_exit (Go's os.Exit, a fatal error) unwinds with a WasiExit.
+  const reason = log?.reason();
+  const trap = err instanceof WasiExit ? 'the module exited' : err instanceof Error ? err.message : String(err);
+  post({ type: 'trap', message: reason ? `${reason} (${trap})` : trap });
+  log?.dispose();
+  process.exit(1);
+}
+
 parentPort!.on('message', (msg: ToWorker) => {
   if (msg.type === 'init') {
     init(msg.module, msg.memoryLimitBytes).then(
@@ -105,22 +128,17 @@ parentPort!.on('message', (msg: ToWorker) => {
     );
     return;
   }
+  clearTimeout(collectTimer);
   try {
     const answer = call(msg.request);
     log?.clear();
     post({ type: 'answer', ...answer });
-    // While the host reads the answer, the collection the next call would have run (Go's collector
-    // has one thread here, so inside a call it adds its whole time to it); a call arriving meanwhile
-    // waits for it as it would have inside.
-    exports?.collect_if_due();
+    // Once the instance is idle, the collection the next call would have run (Go's collector has one
+    // thread here, so inside a call it adds its whole time to it). Not between the calls of a burst
+    // (an open's builds follow each other closely): a forced collection is a whole one, so there it
+    // would only add time. An edit's build comes after the editor's debounce, well after this.
+    collectTimer = setTimeout(collectIfDue, COLLECT_WHEN_IDLE_MS);
   } catch (err) {
-    exports = undefined;
-    // WASI's proc_exit (Go's os.Exit, a fatal error) unwinds with a WasiExit.
-    const reason = log?.reason();
-    const trap = err instanceof WasiExit ? 'the module exited' : err instanceof Error ? err.message : String(err);
-    post({ type: 'trap', message: reason ? `${reason} (${trap})` : trap });
-    log?.dispose();
-    // The instance is dead; the thread ends itself (the host starts a fresh one on the next call).
-    process.exit(1);
+    trapped(err);
   }
 });
