@@ -129,9 +129,10 @@ export class Wasi {
   }
 
   private strings(items: Uint8Array[], ptrs: number, buf: number): number {
+    const v = this.view();
     let at = buf;
     items.forEach((b, i) => {
-      this.view().setUint32(ptrs + 4 * i, at, true);
+      v.setUint32(ptrs + 4 * i, at, true);
       this.bytes(at, b.byteLength).set(b);
       at += b.byteLength;
     });
@@ -160,40 +161,40 @@ export class Wasi {
   private poll(subs: number, events: number, count: number, stored: number): number {
     if (count === 0) return EINVAL;
     const v = this.view();
-    const deadlines: { userdata: bigint; at: bigint }[] = [];
+    const clocks: { userdata: bigint; at: bigint }[] = [];
+    const descriptors: { userdata: bigint; type: number }[] = [];
     for (let i = 0; i < count; i++) {
       const s = subs + 48 * i;
       const userdata = v.getBigUint64(s, true);
-      if (v.getUint8(s + 8) !== EVENTTYPE_CLOCK) continue;
+      const type = v.getUint8(s + 8);
+      if (type !== EVENTTYPE_CLOCK) {
+        descriptors.push({ userdata, type });
+        continue;
+      }
       const id = v.getUint32(s + 16, true);
       const timeout = v.getBigUint64(s + 24, true);
       const absolute = (v.getUint16(s + 40, true) & SUBSCRIPTION_CLOCK_ABSTIME) !== 0;
       // Deadlines on the monotonic clock, whichever clock the subscription names.
-      deadlines.push({ userdata, at: now(MONOTONIC) + (absolute ? timeout - now(id) : timeout) });
+      clocks.push({ userdata, at: now(MONOTONIC) + (absolute ? timeout - now(id) : timeout) });
     }
     let n = 0;
     const write = (userdata: bigint, error: number, type: number) => {
       const e = events + 32 * n++;
       this.bytes(e, 32).fill(0);
-      const w = this.view();
-      w.setBigUint64(e, userdata, true);
-      w.setUint16(e + 8, error, true);
-      w.setUint8(e + 10, type);
+      v.setBigUint64(e, userdata, true);
+      v.setUint16(e + 8, error, true);
+      v.setUint8(e + 10, type);
     };
-    if (deadlines.length) {
-      const earliest = deadlines.reduce((a, b) => (b.at < a ? b.at : a), deadlines[0].at);
+    if (clocks.length) {
+      const earliest = clocks.reduce((a, c) => (c.at < a ? c.at : a), clocks[0].at);
       const waitMs = Number(earliest - now(MONOTONIC)) / 1e6;
       if (waitMs > 0) Atomics.wait(this.sleeper, 0, 0, waitMs);
       const t = now(MONOTONIC);
-      for (const d of deadlines) if (d.at <= t) write(d.userdata, ESUCCESS, EVENTTYPE_CLOCK);
+      for (const c of clocks) if (c.at <= t) write(c.userdata, ESUCCESS, EVENTTYPE_CLOCK);
     }
     // Subscriptions to descriptors: none exist here.
-    for (let i = 0; i < count; i++) {
-      const s = subs + 48 * i;
-      const type = v.getUint8(s + 8);
-      if (type !== EVENTTYPE_CLOCK) write(v.getBigUint64(s, true), EBADF, type);
-    }
-    this.view().setUint32(stored, n, true);
+    for (const d of descriptors) write(d.userdata, EBADF, d.type);
+    v.setUint32(stored, n, true);
     return ESUCCESS;
   }
 }

@@ -12,20 +12,26 @@ import { wasmDir } from '../../../src/engine/wasm/host';
 
 type Call = (...args: (number | bigint)[]) => number;
 
-function setUp(env: Record<string, string> = {}) {
+/** A file for the module's output, and how to read and remove it. */
+function outputFile() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wasi-test-'));
   const file = path.join(dir, 'out');
   const fd = fs.openSync(file, 'a+');
-  const wasi = new Wasi({ args: ['prog'], env, outputFd: fd });
-  const memory = new WebAssembly.Memory({ initial: 1 });
-  wasi.initialize({ exports: { memory } } as unknown as WebAssembly.Instance);
-  const fns = wasi.imports().wasi_snapshot_preview1 as Record<string, Call>;
-  const view = () => new DataView(memory.buffer);
   const output = () => fs.readFileSync(file, 'utf8');
   const done = () => {
     fs.closeSync(fd);
     fs.rmSync(dir, { recursive: true, force: true });
   };
+  return { fd, output, done };
+}
+
+function setUp(env: Record<string, string> = {}) {
+  const { fd, output, done } = outputFile();
+  const wasi = new Wasi({ args: ['prog'], env, outputFd: fd });
+  const memory = new WebAssembly.Memory({ initial: 1 });
+  wasi.initialize({ exports: { memory } } as unknown as WebAssembly.Instance);
+  const fns = wasi.imports().wasi_snapshot_preview1 as Record<string, Call>;
+  const view = () => new DataView(memory.buffer);
   return { fns, memory, view, output, done };
 }
 
@@ -116,8 +122,7 @@ test('proc_exit unwinds the module with its code', () => {
 });
 
 test('the kustomize module runs on it: it starts, and collect_if_due collects only when the heap is near its goal', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wasi-test-'));
-  const fd = fs.openSync(path.join(dir, 'out'), 'a+');
+  const { fd, output, done } = outputFile();
   try {
     const wasi = new Wasi({ args: ['gitops-preview'], env: { GOGC: '200' }, outputFd: fd });
     const module = await WebAssembly.compile(fs.readFileSync(path.join(wasmDir(), 'kustomize.wasm')));
@@ -128,9 +133,8 @@ test('the kustomize module runs on it: it starts, and collect_if_due collects on
     assert.ok(first === 0 || first === 1);
     // Right after a collection (or with the heap as it was), the heap is far from its goal.
     assert.equal(collect(), 0);
-    assert.equal(fs.readFileSync(path.join(dir, 'out'), 'utf8'), '', 'nothing written to stdout or stderr');
+    assert.equal(output(), '', 'nothing written to stdout or stderr');
   } finally {
-    fs.closeSync(fd);
-    fs.rmSync(dir, { recursive: true, force: true });
+    done();
   }
 });
