@@ -18,6 +18,7 @@ import type { SourceFile } from '../core/yaml/document';
 import { docLine } from '../core/yaml/document';
 import type { Position } from '../core/yaml/lines';
 import { renderHelmRelease, renderKustomization, type RenderOptions } from '../render/index';
+import { prestartKustomize } from '../render/kustomize';
 import { treeJson, treeText } from '../core/tree/treeData';
 import { Folder, toEngineDiagnostic } from './folder';
 import { liveLookup, snapshotCache } from './live';
@@ -119,6 +120,7 @@ export class Engine {
     this.filesRead = 0;
     this.emit({ type: 'status', status: this.status() });
     this.disposeCaches();
+    if (this.options.builds) prestartKustomize();
     for (const root of roots) {
       const cache = this.options.buildCache?.(root, settings, roots, (m) => this.log(m));
       if (cache) this.caches.set(root, cache);

@@ -314,6 +314,15 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
 }
 
 /**
+ * Starts a kustomize instance now, if none runs, which sets itself up (the module's compilation
+ * and start, kyaml's OpenAPI schema: about 1.5 s on bjw-s-labs-home-ops' cold open) on its own
+ * thread while the caller reads and parses the workspace.
+ */
+export function prestartKustomize(): void {
+  wasmModule('kustomize').prestart('warm');
+}
+
+/**
  * Starts kustomize instances that are not running yet, in the background, up to `count`: each
  * sets itself up (the module's start, kyaml's OpenAPI schema: most of a fresh instance's cost)
  * and takes `ks`'s source's files, so the builds that follow find them ready.

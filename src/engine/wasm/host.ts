@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { encodeRequest, withMemoryMaximum, type Answer, type FromWorker, type MemFile } from './protocol';
+import { encodeRequest, withMemoryMaximum, type Answer, type FromWorker, type MemFile, type ToWorker } from './protocol';
 
 export type WasmModuleName = 'kustomize' | 'helm';
 
@@ -63,6 +63,8 @@ interface Live {
 
 /** Compiled modules by file and memory maximum: the instances of a pool share one compilation. */
 const compiledModules = new Map<string, Promise<WebAssembly.Module>>();
+/** The same, once compiled: a prestart hands the module over synchronously. */
+const readyModules = new Map<string, WebAssembly.Module>();
 
 export interface WasmModuleOptions {
   file?: string;
@@ -108,6 +110,8 @@ export class WasmModule {
   /** Calls queued or running. */
   private busy = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The compilation a prestarted worker makes, until its start() takes it. */
+  private compiling?: { resolve: (m: WebAssembly.Module) => void; reject: (e: Error) => void };
   /** Instances started so far (a trap or a timeout makes the next call start another). */
   instances = 0;
   /** Linear memory of the instance after its last call, in bytes. */
@@ -138,14 +142,50 @@ export class WasmModule {
     const run = this.queue.then(() => this.run(op, args, files, opts));
     this.queue = run.catch(() => undefined);
     void this.queue.then(() => {
-      if (--this.busy === 0 && this.idleMs !== undefined && this.live) {
-        this.idleTimer = setTimeout(() => {
-          if (this.busy === 0) void this.dispose().then(() => this.onIdleStop?.());
-        }, this.idleMs);
-        this.idleTimer.unref();
-      }
+      if (--this.busy === 0) this.stopWhenIdle();
     });
     return run;
+  }
+
+  private stopWhenIdle(): void {
+    if (this.idleMs === undefined || !this.live) return;
+    this.idleTimer = setTimeout(() => {
+      if (this.busy === 0) void this.dispose().then(() => this.onIdleStop?.());
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  /**
+   * Starts the instance now, if none runs, and has it run `warmOp` first (setting itself up): for a
+   * caller about to keep this thread busy (an open parses the workspace synchronously) while the
+   * instance could already be starting. Unlike a call this needs nothing more of this thread: when
+   * the module is not compiled yet, the worker compiles it (and hands the compilation back for the
+   * other instances). A module that is missing is left to the first call to report.
+   */
+  prestart(warmOp?: string): void {
+    if (this.live || exiting.size || !fs.existsSync(this.file)) return;
+    const id = this.compiledId;
+    const compiled = readyModules.get(id);
+    let module: WebAssembly.Module | { file: string };
+    if (compiled && compiledModules.has(id)) module = compiled;
+    else {
+      module = { file: this.file };
+      let settle!: { resolve: (m: WebAssembly.Module) => void; reject: (e: Error) => void };
+      const promise = new Promise<WebAssembly.Module>((resolve, reject) => (settle = { resolve, reject }));
+      promise.catch(() => undefined);
+      compiledModules.set(id, promise);
+      this.compiling = {
+        ...settle,
+        reject: (err) => {
+          if (compiledModules.get(id) === promise) compiledModules.delete(id);
+          settle.reject(err);
+        },
+      };
+      promise.then((m) => readyModules.set(id, m), () => undefined);
+    }
+    this.live = this.start(module, warmOp);
+    this.live.worker.unref();
+    this.stopWhenIdle();
   }
 
   /** Compiles the module (once); resolves to the compile time in ms, or a failure. */
@@ -176,6 +216,7 @@ export class WasmModule {
    */
   forgetCompiled(): void {
     compiledModules.delete(this.compiledId);
+    readyModules.delete(this.compiledId);
   }
 
   private get compiledId(): string {
@@ -197,18 +238,35 @@ export class WasmModule {
       },
     );
     compiledModules.set(id, compiled);
-    compiled.catch(() => compiledModules.delete(id));
+    compiled.then(
+      (m) => readyModules.set(id, m),
+      () => compiledModules.delete(id),
+    );
     return compiled;
   }
 
-  private start(module: WebAssembly.Module): Live {
+  private start(module: WebAssembly.Module | { file: string }, warmOp?: string): Live {
     const worker = newWorker();
     this.instances++;
     const live: Live = { worker, ready: Promise.resolve() };
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.on('message', (msg: FromWorker) => live.pending?.(msg));
-    worker.on('error', (err) => live.pending?.({ type: 'trap', message: err.message }));
+    // A compilation the worker was asked to make: settled by its `compiled` message, or failed with its start.
+    const compiling = this.compiling;
+    this.compiling = undefined;
+    const compileFailed = (message: string) => compiling?.reject(new Error(`the ${this.name} WebAssembly module could not be compiled: ${message}`));
+    worker.on('message', (msg: FromWorker) => {
+      if (msg.type === 'compiled') compiling?.resolve(msg.module);
+      else {
+        if (msg.type === 'trap') compileFailed(msg.message);
+        live.pending?.(msg);
+      }
+    });
+    worker.on('error', (err) => {
+      compileFailed(err.message);
+      live.pending?.({ type: 'trap', message: err.message });
+    });
     worker.on('exit', (code) => {
+      compileFailed(`the worker exited (${code})`);
       if (this.live === live) this.live = undefined;
       live.pending?.({ type: 'exit', code });
     });
@@ -219,7 +277,10 @@ export class WasmModule {
         else reject(new Error(msg.type === 'trap' ? msg.message : `the worker exited (${msg.type === 'exit' ? msg.code : ''})`));
       };
     });
-    worker.postMessage({ type: 'init', module, maxMemoryBytes: this.maxMemoryBytes, memoryLimitBytes: this.memoryLimitBytes });
+    // A prestarted instance may fail to start before any call waits for it; the next call reads the failure.
+    live.ready.catch(() => undefined);
+    const init: ToWorker = { type: 'init', module, maxMemoryBytes: this.maxMemoryBytes, memoryLimitBytes: this.memoryLimitBytes, warmOp };
+    worker.postMessage(init);
     live.exited = exited;
     return live;
   }
@@ -228,6 +289,8 @@ export class WasmModule {
     const label = `${this.name} (WebAssembly)`;
     if (opts.signal?.aborted) return { ok: false, kind: 'cancelled', message: `${label} was cancelled` };
     if (!this.live) await allRetired();
+    // A prestarted worker may still be compiling the module awaited here: it keeps the process alive meanwhile.
+    this.live?.worker.ref();
     let module: WebAssembly.Module;
     try {
       module = await this.module();

@@ -114,6 +114,11 @@ export class WasmPool {
     }
   }
 
+  /** Starts the first instance now, if none runs (WasmModule.prestart). */
+  prestart(warmOp?: string): void {
+    if (this.free.includes(this.instances[0])) this.instances[0].prestart(warmOp);
+  }
+
   /** One call on whichever instance is free first. */
   call(op: string, args: unknown, files: readonly MemFile[], opts: CallOptions = {}): Promise<WasmResult> {
     return this.lease((m) => m.call(op, args, files, opts));

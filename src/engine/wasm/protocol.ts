@@ -20,11 +20,26 @@ export interface Answer {
 
 /** Messages from the host to the worker that owns the instance. */
 export type ToWorker =
-  | { type: 'init'; module: WebAssembly.Module; maxMemoryBytes: number; memoryLimitBytes: number }
+  | {
+      type: 'init';
+      /** The compiled module, or the file the worker compiles it from (then it sends the module back: `compiled`). */
+      module: WebAssembly.Module | { file: string };
+      maxMemoryBytes: number;
+      memoryLimitBytes: number;
+      /** An operation (no arguments, no files) the instance runs before it says it is ready, e.g. to set itself up. */
+      warmOp?: string;
+    }
   | { type: 'call'; request: Uint8Array };
 
-/** Messages from the worker: the instance is ready, answered, or died (a trap: the worker is spent). */
-export type FromWorker = { type: 'ready' } | { type: 'answer'; text: string; memoryBytes: number } | { type: 'trap'; message: string };
+/**
+ * Messages from the worker: the module it compiled (for the host's other instances), the instance
+ * is ready, answered, or died (a trap: the worker is spent).
+ */
+export type FromWorker =
+  | { type: 'compiled'; module: WebAssembly.Module }
+  | { type: 'ready' }
+  | { type: 'answer'; text: string; memoryBytes: number }
+  | { type: 'trap'; message: string };
 
 export function encodeRequest(op: string, args: unknown, files: readonly MemFile[]): Uint8Array {
   const enc = new TextEncoder();

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import type { FromWorker, ToWorker } from './protocol';
+import { encodeRequest, withMemoryMaximum, type FromWorker, type ToWorker } from './protocol';
 import { Wasi, WasiExit } from './wasi';
 
 interface Exports {
@@ -70,7 +70,15 @@ function post(msg: FromWorker): void {
   parentPort!.postMessage(msg);
 }
 
-async function init(module: WebAssembly.Module, memoryLimitBytes: number): Promise<void> {
+async function init(msg: Extract<ToWorker, { type: 'init' }>): Promise<void> {
+  let module: WebAssembly.Module;
+  if (msg.module instanceof WebAssembly.Module) module = msg.module;
+  else {
+    // Compiled here when the host could not wait for it (an open reads and parses the workspace
+    // meanwhile, on its own thread); the host's other instances get this compilation.
+    module = await WebAssembly.compile(withMemoryMaximum(await fs.promises.readFile(msg.module.file), msg.maxMemoryBytes));
+    post({ type: 'compiled', module });
+  }
   log = new ModuleLog();
   // klog's init reads os.Args[0], so the program needs a name. GOGC=200: on bjw-s-labs-home-ops' 94
   // builds, 30% less build time than Go's default and a smaller peak (the collector runs half as
@@ -81,7 +89,11 @@ async function init(module: WebAssembly.Module, memoryLimitBytes: number): Promi
   exports = instance.exports as unknown as Exports;
   // Go's collector works harder as the heap nears this soft limit (below the hard maximum) instead
   // of growing the linear memory, which never shrinks.
-  exports.set_memory_limit(BigInt(Math.floor(memoryLimitBytes)));
+  exports.set_memory_limit(BigInt(Math.floor(msg.memoryLimitBytes)));
+  if (msg.warmOp) {
+    call(encodeRequest(msg.warmOp, {}, []));
+    log.clear();
+  }
 }
 
 function call(request: Uint8Array): { text: string; memoryBytes: number } {
@@ -122,7 +134,7 @@ function trapped(err: unknown): never {
 
 parentPort!.on('message', (msg: ToWorker) => {
   if (msg.type === 'init') {
-    init(msg.module, msg.memoryLimitBytes).then(
+    init(msg).then(
       () => post({ type: 'ready' }),
       (err: unknown) => post({ type: 'trap', message: `could not start the module: ${(err as Error).message}` }),
     );

@@ -5,6 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { WasmModule, wasmDir } from '../../../src/engine/wasm/host';
 import { withMemoryMaximum, type MemFile } from '../../../src/engine/wasm/protocol';
@@ -122,6 +124,54 @@ test('a missing module says how to build it', async () => {
   const r = await m.call('kustomize', { dir: 'app' }, app);
   assert.ok(!r.ok && r.kind === 'missing-module');
   assert.match(r.message, /scripts\/build-wasm\.sh/);
+});
+
+test('a prestarted instance compiles the module and sets itself up on its own thread, then serves the calls', async () => {
+  // A memory maximum of its own: no other test's compilation is shared, so the worker compiles it.
+  const max = 1536 * 2 ** 20 + 65536;
+  const m = new WasmModule('kustomize', kustomizeFile, max);
+  const other = new WasmModule('kustomize', kustomizeFile, max);
+  try {
+    m.prestart('warm');
+    assert.equal(m.instances, 1, 'started at once, before this thread yields');
+    m.prestart('warm');
+    assert.equal(m.instances, 1, 'a second prestart starts nothing');
+    const r = await m.call('kustomize', { dir: 'app' }, app);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.match(r.output, /name: dev-settings/);
+    assert.equal(m.instances, 1, 'the call ran on the prestarted instance');
+    // Another instance of the same module and maximum takes the compilation the worker handed back.
+    const compiled = await other.compile();
+    assert.ok(compiled.ok && Number(compiled.output) < 50, JSON.stringify(compiled));
+    const r2 = await other.call('kustomize', { dir: 'app' }, app);
+    assert.ok(r2.ok, r2.ok ? '' : r2.message);
+  } finally {
+    await m.dispose();
+    await other.dispose();
+  }
+});
+
+test('a prestart of a missing module starts nothing; of a file that is no module, the first call says so', async () => {
+  const missing = new WasmModule('kustomize', '/nonexistent/kustomize.wasm');
+  missing.prestart('warm');
+  assert.equal(missing.instances, 0);
+  const r = await missing.call('kustomize', { dir: 'app' }, app);
+  assert.ok(!r.ok && r.kind === 'missing-module' && /scripts\/build-wasm\.sh/.test(r.message), JSON.stringify(r));
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-wasm-'));
+  const file = path.join(dir, 'kustomize.wasm');
+  fs.writeFileSync(file, 'not a module');
+  const broken = new WasmModule('kustomize', file);
+  try {
+    broken.prestart('warm');
+    assert.equal(broken.instances, 1);
+    const b = await broken.call('kustomize', { dir: 'app' }, app);
+    assert.ok(!b.ok && b.kind === 'missing-module', JSON.stringify(b));
+    assert.match(b.message, /could not be compiled/);
+  } finally {
+    await broken.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('withMemoryMaximum sets the maximum of the memory section and keeps the rest', () => {
