@@ -75,7 +75,11 @@ for m in "${modules[@]}"; do
   start=$SECONDS
   tmp="$cache/.$m.wasm.$$"
   work=off
-  if [[ "$m" == kustomize ]]; then work="$(kustomize_workspace "$cache/.work.$$")"; fi
+  if [[ "$m" == kustomize ]]; then
+    work="$(kustomize_workspace "$cache/.work.$$")"
+    # kyaml's built-in OpenAPI document without what no build reads (generated, checked, embedded).
+    (cd wasm && GOWORK=off "$go_bin" run ./cmd/kustomize/slimschema cmd/kustomize/swagger.slim.pb)
+  fi
   (cd wasm && GOWORK="$work" GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 "$go_bin" build ${GO_BUILD_P:+-p "$GO_BUILD_P"} -trimpath -buildvcs=false \
     -buildmode=c-shared -ldflags='-s -w' -o "$tmp" "./cmd/$m")
   rm -rf "$cache/.work.$$"
