@@ -113,14 +113,20 @@ function readBounded(file: string, maxBytes: number): Buffer | number | undefine
  */
 export function viewFiles(ws: Workspace, view: SourceView, overrides: ReadonlyMap<string, string>, budget: InputBudget = new InputBudget()): MemFile[] {
   const out: MemFile[] = [];
+  for (const { path: vpath, real } of viewListing(view)) {
+    const data = overrides.get(real) ?? fileContent(ws, real, ws.root, budget, vpath);
+    if (data !== undefined) out.push({ path: vpath, data });
+  }
+  return out;
+}
+
+/** Every file of a view, in viewFiles' order: its path as the build sees it and in the workspace. */
+export function viewListing(view: SourceView): { path: string; real: string }[] {
+  const out: { path: string; real: string }[] = [];
   const walk = (vdir: string) => {
     const listing = view.listDir(vdir);
     if (!listing) return;
-    for (const [name, real] of listing.files) {
-      const vpath = vdir ? `${vdir}/${name}` : name;
-      const data = overrides.get(real) ?? fileContent(ws, real, ws.root, budget, vpath);
-      if (data !== undefined) out.push({ path: vpath, data });
-    }
+    for (const [name, real] of listing.files) out.push({ path: vdir ? `${vdir}/${name}` : name, real });
     for (const sub of listing.dirs) walk(vdir ? `${vdir}/${sub}` : sub);
   };
   walk('');
@@ -162,13 +168,8 @@ function inside(dir: string, target: string): boolean {
 }
 
 /** An in-memory file set seen as a source tree (for the confinement check of a kustomize build). */
-export function memTree(files: readonly MemFile[]): SourceTree {
+export function memTree(files: readonly MemFile[], dirs: ReadonlySet<string> = memDirs(files)): SourceTree {
   const byPath = new Map(files.map((f) => [f.path, f]));
-  const dirs = new Set<string>(['']);
-  for (const f of files) {
-    const parts = f.path.split('/');
-    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
-  }
   return {
     readFile: (vpath) => {
       const f = byPath.get(vpath);
@@ -176,4 +177,14 @@ export function memTree(files: readonly MemFile[]): SourceTree {
     },
     isDir: (vpath) => dirs.has(vpath),
   };
+}
+
+/** The folders of a file set (its root included). */
+export function memDirs(files: readonly MemFile[]): Set<string> {
+  const dirs = new Set<string>(['']);
+  for (const f of files) {
+    const parts = f.path.split('/');
+    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
+  }
+  return dirs;
 }

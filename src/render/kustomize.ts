@@ -18,7 +18,7 @@ import type { Result } from '../core/result';
 import { wasmModule } from '../engine/wasm/pool';
 import type { WasmModule } from '../engine/wasm/host';
 import type { MemFile } from '../engine/wasm/protocol';
-import { InputBudget, memTree, viewFiles } from './files';
+import { fileContent, InputBudget, memDirs, memTree, viewFiles, viewListing } from './files';
 import type { RenderedObject, RenderOptions, RenderResult } from './types';
 import { fromWasm } from './wasm';
 
@@ -131,11 +131,16 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
  * carries the yaml-syntax finding.
  */
 function withoutAliasBombs(ws: Workspace, view: SourceView, files: MemFile[]): MemFile[] {
-  const refused = (real: string | undefined) => {
-    const file = real === undefined ? undefined : ws.files.get(real);
-    return !!file && isParsedWithAliasProblem(file);
-  };
-  return files.filter((f) => !refused(view.file(f.path)));
+  return files.filter((f) => {
+    const real = view.file(f.path);
+    return real === undefined || !refusedFile(ws, real);
+  });
+}
+
+/** A manifest that holds an alias bomb: no build is given it (kustomize's YAML parser would expand it). */
+function refusedFile(ws: Workspace, real: string): boolean {
+  const file = ws.files.get(real);
+  return !!file && isParsedWithAliasProblem(file);
 }
 
 function isParsedWithAliasProblem(file: { text: string; docs: readonly { problems: readonly { message: string }[] }[] }): boolean {
@@ -349,6 +354,20 @@ interface BaseFiles {
   budget: InputBudget;
   /** What changed since the set of the same scope the instance may hold. */
   delta?: { from: string; files: MemFile[]; remove: string[] };
+  /** For the next version's set (baseFiles): */
+  workspace: Workspace;
+  version: number;
+  overrides: ReadonlyMap<string, string>;
+  /** Every file of the view, those refused (alias bombs) or unreadable included: an edit may change that. */
+  entries: readonly BaseEntry[];
+  dirs: ReadonlySet<string>;
+}
+
+interface BaseEntry {
+  path: string;
+  real: string;
+  data: MemFile['data'] | undefined;
+  refused: boolean;
 }
 
 const workspaceIds = new WeakMap<Workspace, number>();
@@ -360,25 +379,97 @@ let lastBase: BaseFiles | undefined;
  */
 const heldBases = new WeakMap<WasmModule, string>();
 
+/** Manifests whose content changed since `from` (the version of the last set made), or all: folders or files came or went. */
+interface ChangeLog {
+  from: number;
+  paths: Set<string>;
+  all: boolean;
+}
+const changeLogs = new WeakMap<Workspace, ChangeLog>();
+
+function changeLog(ws: Workspace): ChangeLog {
+  let log = changeLogs.get(ws);
+  if (!log) {
+    const created: ChangeLog = (log = { from: -1, paths: new Set(), all: true });
+    changeLogs.set(ws, created);
+    ws.onChange((change) => {
+      if (change.kind === 'file' && !created.all) created.paths.add(change.path);
+      else {
+        created.all = true;
+        created.paths.clear();
+      }
+    });
+  }
+  return log;
+}
+
 function baseFiles(model: RepoModel, view: SourceView): BaseFiles {
   const ws = model.workspace;
   let id = workspaceIds.get(ws);
   if (id === undefined) workspaceIds.set(ws, (id = ++lastWorkspaceId));
   const scope = `${id}|${view.key}`;
   const key = `${scope}|${ws.version}`;
-  if (lastBase?.key !== key) {
-    const budget = new InputBudget();
-    const files = withoutAliasBombs(ws, view, viewFiles(ws, view, syntheticFiles(model), budget));
-    const next: BaseFiles = { key, scope, files, tree: memTree(files), budget };
-    if (lastBase?.scope === scope) {
-      const before = new Map(lastBase.files.map((f) => [f.path, f.data]));
-      const changed = files.filter((f) => !sameData(before.get(f.path), f.data));
-      const now = new Set(files.map((f) => f.path));
-      next.delta = { from: lastBase.key, files: changed, remove: [...before.keys()].filter((p) => !now.has(p)) };
-    }
-    lastBase = next;
+  if (lastBase?.key === key) return lastBase;
+  const log = changeLog(ws);
+  const overrides = syntheticFiles(model);
+  const previous = lastBase?.scope === scope && lastBase.workspace === ws && log.from === lastBase.version && !log.all && sameMap(lastBase.overrides, overrides) ? lastBase : undefined;
+  const next = (previous && editedBase(previous, log.paths, key, overrides)) ?? wholeBase(ws, view, key, scope, overrides);
+  if (lastBase?.scope === scope) {
+    const before = new Map(lastBase.files.map((f) => [f.path, f.data]));
+    const changed = next.files.filter((f) => !sameData(before.get(f.path), f.data));
+    const now = new Set(next.files.map((f) => f.path));
+    next.delta = { from: lastBase.key, files: changed, remove: [...before.keys()].filter((p) => !now.has(p)) };
   }
-  return lastBase;
+  log.from = ws.version;
+  log.paths.clear();
+  log.all = false;
+  lastBase = next;
+  return next;
+}
+
+function wholeBase(ws: Workspace, view: SourceView, key: string, scope: string, overrides: ReadonlyMap<string, string>): BaseFiles {
+  const budget = new InputBudget();
+  const entries = viewListing(view).map(({ path: vpath, real }): BaseEntry => {
+    const data = overrides.get(real) ?? fileContent(ws, real, ws.root, budget, vpath);
+    return { path: vpath, real, data, refused: data !== undefined && refusedFile(ws, real) };
+  });
+  return fromEntries(ws, key, scope, overrides, entries, budget);
+}
+
+/**
+ * The last set with only the manifests edited since read again (an edit in the editor: the view's
+ * folders and files are the ones it had). Files other than manifests are read again as a whole set
+ * reads them: the workspace does not follow their content. Undefined when files had to be left out
+ * (which ones depends on every size), so the whole set is made instead.
+ */
+function editedBase(prev: BaseFiles, edited: ReadonlySet<string>, key: string, overrides: ReadonlyMap<string, string>): BaseFiles | undefined {
+  if (prev.budget.skipped.length) return undefined;
+  const ws = prev.workspace;
+  const budget = new InputBudget();
+  const entries = prev.entries.map((e): BaseEntry => {
+    if (!edited.has(e.real) && ws.files.has(e.real) && !overrides.has(e.real)) {
+      if (e.data !== undefined && !budget.take(e.path, e.data.length)) return { ...e, data: undefined };
+      return e;
+    }
+    const data = overrides.get(e.real) ?? fileContent(ws, e.real, ws.root, budget, e.path);
+    return { ...e, data, refused: data !== undefined && refusedFile(ws, e.real) };
+  });
+  if (budget.skipped.length) return undefined;
+  const sameFiles = entries.every((e, i) => (e.data === undefined) === (prev.entries[i].data === undefined) && e.refused === prev.entries[i].refused);
+  return fromEntries(ws, key, prev.scope, overrides, entries, budget, sameFiles ? prev.dirs : undefined);
+}
+
+function fromEntries(ws: Workspace, key: string, scope: string, overrides: ReadonlyMap<string, string>, entries: BaseEntry[], budget: InputBudget, dirs?: ReadonlySet<string>): BaseFiles {
+  const files: MemFile[] = [];
+  for (const e of entries) if (e.data !== undefined && !e.refused) files.push({ path: e.path, data: e.data });
+  const folders = dirs ?? memDirs(files);
+  return { key, scope, files, tree: memTree(files, folders), budget, workspace: ws, version: ws.version, overrides, entries, dirs: folders };
+}
+
+function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
 }
 
 function sameData(a: MemFile['data'] | undefined, b: MemFile['data']): boolean {

@@ -302,3 +302,45 @@ test('a build that failed before kustomize ran is not rendered again while that 
   assert.ok(fixed?.renders.some((r) => r.name === 'flux-system/one'), 'the failure no longer stands: rendered');
   assert.equal(state(), 'built');
 });
+
+test('after each edit a build is given the files a fresh open would give it (edits, alias bombs in and out, files added and removed)', async () => {
+  const bomb = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: bomb', 'data:', '  l0: &l0 "lol"'];
+  for (let i = 1; i <= 9; i++) bomb.push(`  l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]`);
+  const steps: Record<string, string | undefined>[] = [
+    { 'apps/cm.yaml': configMap('cm', '\n  edited: one') },
+    { 'apps/other.yaml': bomb.join('\n') + '\n' },
+    { 'apps/cm.yaml': configMap('cm', '\n  edited: two') },
+    { 'apps/other.yaml': configMap('other', '\n  clean: again') },
+    { 'apps/new.yaml': configMap('new') },
+    { 'apps/new.yaml': configMap('new', '\n  edited: three') },
+    { 'apps/new.yaml': undefined },
+  ];
+  let files: Record<string, string> = {
+    'clusters/prod/apps.yaml': ks('apps', '  path: ./apps\n'),
+    'apps/cm.yaml': configMap('cm'),
+    'apps/other.yaml': configMap('other'),
+  };
+  const f = folder(files);
+  await f.refine({ allowProcesses: false });
+  const seen = (model: RepoModel) => {
+    const node = kustomization(model, 'apps');
+    return { applies: node.applies.map((a) => ({ id: `${a.kind}/${a.name}`, data: a.object.body.data })), problems: node.problems?.map((p) => p.message) };
+  };
+  for (const step of steps) {
+    for (const [file, text] of Object.entries(step)) {
+      f.repo.setBuffer(`${ROOT}/${file}`, text);
+      if (text === undefined) {
+        const { [file]: _gone, ...rest } = files;
+        files = rest;
+      } else files = { ...files, [file]: text };
+    }
+    await f.refine({ allowProcesses: false });
+    const fresh = folder(files);
+    await fresh.refine({ allowProcesses: false });
+    assert.deepEqual(seen(f.model()), seen(fresh.model()), `after ${JSON.stringify(Object.keys(step))}`);
+  }
+  // The steps were seen by the builds: the last state applies the edited cm and the cleaned other.
+  const last = seen(f.model()).applies;
+  assert.deepEqual(last.find((a) => a.id === 'ConfigMap/cm')?.data, { key: 'value', edited: 'two' });
+  assert.deepEqual(last.find((a) => a.id === 'ConfigMap/other')?.data, { key: 'value', clean: 'again' });
+});
