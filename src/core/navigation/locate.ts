@@ -34,7 +34,7 @@ export function docAtOffset(file: SourceFile, offset: number): YamlDoc | undefin
   // A document owns the text up to the next one's `---`, so comments above an object belong to it.
   let found: YamlDoc | undefined;
   for (const doc of file.docs) {
-    if (doc.node.range[0] <= offset) found = doc;
+    if (doc.range[0] <= offset) found = doc;
     else break;
   }
   return found && offset <= found.end ? found : file.docs.find((d) => offset >= d.start && offset <= d.end);

@@ -18,7 +18,7 @@ export interface SubstitutionInfo {
 export function describeSubstitution(model: RepoModel, filePath: string, offset: number): SubstitutionInfo | undefined {
   const file = model.workspace.files.get(filePath);
   if (!file) return undefined;
-  const doc = file.docs.find((d) => offset >= d.node.range[0] && offset <= d.node.range[2]);
+  const doc = file.docs.find((d) => offset >= d.range[0] && offset <= d.range[2]);
   if (!doc) return undefined;
   const ref = substitutionAt(doc, offset);
   if (!ref) return undefined;

@@ -10,11 +10,18 @@ export interface YamlProblem {
   limit?: boolean;
 }
 
-/** One YAML document of a file, with its plain value and the parsed tree kept for exact ranges. */
+/**
+ * One YAML document of a file, with its plain value, and its parsed tree for exact ranges. The
+ * tree (a few times the text's size in objects) is kept only where later reads need it on every
+ * check (documents with `${`); elsewhere it is parsed again from the file's text when a position is
+ * asked for (a diagnostic, a navigation), and the last few files' trees are kept.
+ */
 export interface YamlDoc {
   readonly file: SourceFile;
   readonly index: number;
   readonly node: Document.Parsed;
+  /** The document's range as the parser gives it: start, end of its value, end with trailing comments. */
+  readonly range: readonly [number, number, number];
   /** Plain JS value; undefined when the document is empty or could not be converted. */
   readonly value: unknown;
   /** Offsets of the document's content (without leading comments / `---`). */
@@ -112,12 +119,11 @@ function parseText(file: SourceFile): { docs: YamlDoc[]; problems: YamlProblem[]
   }
   let parsed: Document.Parsed[];
   try {
-    parsed = parseAllDocuments(cut === undefined ? text : text.slice(0, cut), { prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+    parsed = parseDocuments(text, cut);
   } catch (err) {
     problems.push({ message: `YAML could not be read: ${(err as Error).message}`, range: lines.range(0, 0) });
     return result;
   }
-  if (!Array.isArray(parsed)) parsed = [];
   parsed.forEach((node, index) => {
     const docProblems: YamlProblem[] = node.errors.map((e) => ({
       message: e.message.split('\n')[0],
@@ -141,9 +147,49 @@ function parseText(file: SourceFile): { docs: YamlDoc[]; problems: YamlProblem[]
       }
     }
     const start = node.contents?.range?.[0] ?? node.range[0];
-    docs.push({ file, index, node, value, start, end: node.range[1], problems: docProblems });
+    const keep = docProblems.length > 0 || value === undefined || text.slice(node.range[0], node.range[2]).includes('${');
+    docs.push(new ParsedDoc(file, index, keep ? node : undefined, [node.range[0], node.range[1], node.range[2]], value, start, node.range[1], docProblems));
   });
   return result;
+}
+
+function parseDocuments(text: string, cut: number | undefined): Document.Parsed[] {
+  const parsed = parseAllDocuments(cut === undefined ? text : text.slice(0, cut), { prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+  return Array.isArray(parsed) ? parsed : [];
+}
+
+class ParsedDoc implements YamlDoc {
+  constructor(
+    readonly file: SourceFile,
+    readonly index: number,
+    private readonly kept: Document.Parsed | undefined,
+    readonly range: readonly [number, number, number],
+    readonly value: unknown,
+    readonly start: number,
+    readonly end: number,
+    readonly problems: YamlProblem[],
+  ) {}
+
+  get node(): Document.Parsed {
+    return this.kept ?? reparsed(this.file)[this.index];
+  }
+}
+
+/** Trees parsed again for positions, of the last few files (a check reports several per file). */
+const REPARSED_FILES = 32;
+const reparsedTrees = new Map<SourceFile, Document.Parsed[]>();
+
+function reparsed(file: SourceFile): Document.Parsed[] {
+  let trees = reparsedTrees.get(file);
+  if (trees) {
+    reparsedTrees.delete(file);
+  } else {
+    // The same text and limits as the first parse, so the same documents with the same ranges.
+    trees = parseDocuments(file.text, documentLimitOffset(file.text));
+    if (reparsedTrees.size >= REPARSED_FILES) reparsedTrees.delete(reparsedTrees.keys().next().value!);
+  }
+  reparsedTrees.set(file, trees);
+  return trees;
 }
 
 /** Offset of the `---` that would start document MAX_DOCUMENTS + 1, or undefined when there are fewer. */
@@ -245,8 +291,20 @@ export function keyAt(doc: YamlDoc, path: readonly PathSegment[]): Node | undefi
   return (pair?.key ?? undefined) as Node | undefined;
 }
 
+const rangesAt = new WeakMap<YamlDoc, Map<string, Range>>();
+
 /** Range of the node at `path`, falling back to the nearest existing ancestor, then the document start. */
 export function rangeAt(doc: YamlDoc, path: readonly PathSegment[]): Range {
+  // Memoised per document: checks ask again on every model rebuild, and the tree may need a parse.
+  let ranges = rangesAt.get(doc);
+  if (!ranges) rangesAt.set(doc, (ranges = new Map()));
+  const key = JSON.stringify(path);
+  let range = ranges.get(key);
+  if (!range) ranges.set(key, (range = findRange(doc, path)));
+  return range;
+}
+
+function findRange(doc: YamlDoc, path: readonly PathSegment[]): Range {
   for (let n = path.length; n >= 0; n--) {
     const node = nodeAt(doc, path.slice(0, n));
     if (node?.range) {
