@@ -108,6 +108,47 @@ test('an edited resource file is rebuilt in part, through folders, namespaces, l
   assert.equal((three.body.metadata.labels as Record<string, string>).owner, 'team');
 });
 
+test('keystrokes in one file reuse the plan of the build in part until a kustomization or the files around it change', async () => {
+  const f = folder(base);
+  await f.refine({ allowProcesses: false });
+  let files = { ...base };
+  const steps: [string, string | undefined, 'in-part' | 'whole'][] = [
+    ['apps/team/three.yaml', cm('three', 'a'), 'in-part'],
+    ['apps/team/three.yaml', cm('three', 'ab'), 'in-part'],
+    // three.yaml leaves the build: a plan made before would still reach it.
+    ['apps/team/kustomization.yaml', base['apps/team/kustomization.yaml'].replace('  - three.yaml\n', ''), 'whole'],
+    ['apps/team/three.yaml', cm('three', 'abc'), 'whole'],
+    ['apps/team/kustomization.yaml', base['apps/team/kustomization.yaml'], 'whole'],
+    ['apps/team/three.yaml', cm('three', 'abcd'), 'in-part'],
+    // A file appears beside it (listed by nothing): plans are made again, and still hold.
+    ['apps/team/four.yaml', cm('four'), 'whole'],
+    ['apps/team/three.yaml', cm('three', 'abcde'), 'in-part'],
+    ['apps/team/three.yaml', cm('three', 'abcdef'), 'in-part'],
+    // The cut kustomization a plan lays over the source is made from the kustomization as it is now.
+    ['apps/team/kustomization.yaml', base['apps/team/kustomization.yaml'].replace('namespace: team', 'namespace: crew'), 'whole'],
+    ['apps/team/three.yaml', cm('three', 'abcdefg'), 'in-part'],
+  ];
+  // Fresh folders are built after all steps: a build of another workspace in between would give the
+  // instance a whole file set, not the edits this is about.
+  const states: { file: string; files: Record<string, string>; seen: unknown[] }[] = [];
+  for (const [file, text, how] of steps) {
+    f.repo.setBuffer(`${ROOT}/${file}`, text);
+    files = { ...files, [file]: text! };
+    const refined = await f.refine({ allowProcesses: false });
+    states.push({ file, files, seen: applied(f) });
+    const apps = (refined?.renders ?? []).filter((r) => r.name === 'flux-system/apps');
+    if (how === 'in-part') assert.deepEqual(reasons(apps), [['flux-system/apps', 'in-part', '']], `${file}: rebuilt in part`);
+    else assert.ok(apps.length === 0 || apps.some((r) => r.reason !== 'in-part' || r.refused !== undefined), `${file}: not (only) in part: ${JSON.stringify(reasons(apps))}`);
+  }
+  const three = applied(f).find((o) => (o as { name: string }).name === 'three') as { namespace: string; body: { data: unknown } };
+  assert.deepEqual([three.namespace, three.body.data], ['crew', { k: 'abcdefg' }]);
+  for (const { file, files: then, seen } of states) {
+    const fresh = folder(then);
+    await fresh.refine({ allowProcesses: false });
+    assert.deepEqual(seen, applied(fresh), `after editing ${file}, the model is the whole build's`);
+  }
+});
+
 test('a build in part is refused, and the whole build runs, where other resources could change the result', async () => {
   const cases: [string, Record<string, string>, string, string, RegExp][] = [
     [

@@ -3,6 +3,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -92,6 +94,7 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 			return "", err
 		}
 	case args.Full:
+		planEpoch++
 		base.key = ""
 		if base.fs, err = memFS(files); err != nil {
 			return "", err
@@ -105,6 +108,9 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 			return string(b), err
 		}
 		base.key = ""
+		if len(args.Remove) > 0 || changesPlans(base.fs, files) {
+			planEpoch++
+		}
 		if _, err := overlay(base.fs, files); err != nil {
 			return "", err
 		}
@@ -126,7 +132,7 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 		mem, openAPI = base.fs, openAPI || base.openAPI
 	}
 	if args.Only != "" {
-		return partialBuild(mem, openAPI, args)
+		return partialBuild(mem, openAPI, args, digest(files))
 	}
 	recorder := newRecordingFS(mem)
 	objects, err := buildObjects(recorder, openAPI, args.Dir)
@@ -295,6 +301,28 @@ func overlay(fs filesys.FileSystem, files abi.Files) (func(), error) {
 		}
 	}
 	return restore, nil
+}
+
+// changesPlans tells whether laying files over the kept set may change a plan of a build in part:
+// a kustomization changes, or a file appears.
+func changesPlans(fs filesys.FileSystem, files abi.Files) bool {
+	for _, f := range files.List {
+		p := path.Join(sourceRoot, path.Clean("/"+f.Path))
+		if isKustomizationName(path.Base(p)) || !fs.Exists(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// digest names a set of files by their paths and contents.
+func digest(files abi.Files) string {
+	h := sha256.New()
+	for i, f := range files.List {
+		fmt.Fprintf(h, "%d:%s:%d:", i, f.Path, len(files.Contents[i]))
+		h.Write(files.Contents[i])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func relativeToSource(err error) error {

@@ -73,9 +73,26 @@ type partialPlan struct {
 	reaches map[string]bool
 }
 
+// plannedCuts keeps the cut kustomizations of builds in part (or why there are none) by what they
+// depend on besides the target's own content: the build's folder, the target, the kept set's
+// kustomizations and which files exist (planEpoch), and the files laid over it for this build
+// (Flux's generated kustomization). Typing in one file asks for the same plan at every keystroke.
+var plannedCuts = map[string]plannedCut{}
+
+type plannedCut struct {
+	cut map[string][]byte
+	err error
+}
+
+const plannedCutsLimit = 256
+
+// planEpoch changes whenever the kept set's kustomizations change or files appear or go (kustomize.go).
+var planEpoch uint64
+
 // planPartial returns the kustomization files to lay over the source (their resources cut) for a
-// build of dir that gives target's objects as the whole build does, or why it cannot.
-func planPartial(fs filesys.FileSystem, dir, target string) (map[string][]byte, error) {
+// build of dir that gives target's objects as the whole build does, or why it cannot. overlaid
+// names the files laid over the kept set for this build (a digest of their paths and contents).
+func planPartial(fs filesys.FileSystem, dir, target, overlaid string) (map[string][]byte, error) {
 	if isKustomizationName(path.Base(target)) {
 		return nil, fmt.Errorf("%s is a kustomization", target)
 	}
@@ -85,6 +102,20 @@ func planPartial(fs filesys.FileSystem, dir, target string) (map[string][]byte, 
 	if err := refersByName(fs, target); err != nil {
 		return nil, err
 	}
+	key := fmt.Sprintf("%d\x00%s\x00%s\x00%s", planEpoch, dir, target, overlaid)
+	if c, ok := plannedCuts[key]; ok {
+		return c.cut, c.err
+	}
+	cut, err := planCuts(fs, dir, target)
+	if len(plannedCuts) >= plannedCutsLimit {
+		clear(plannedCuts)
+	}
+	plannedCuts[key] = plannedCut{cut, err}
+	return cut, err
+}
+
+// planCuts is planPartial past the target's own checks: the kustomizations the build reaches.
+func planCuts(fs filesys.FileSystem, dir, target string) (map[string][]byte, error) {
 	p := &partialPlan{fs: fs, target: target, byDir: map[string]*kustomizationFile{}, reaches: map[string]bool{}}
 	if err := p.read(dir, false); err != nil {
 		return nil, err
@@ -370,10 +401,10 @@ func cutResources(content []byte, keep map[string]bool) ([]byte, error) {
 }
 
 // partialBuild answers kustomizeArgs.Only: the build with the plan's files laid over the source.
-func partialBuild(fs filesys.FileSystem, openAPI bool, args kustomizeArgs) (string, error) {
+func partialBuild(fs filesys.FileSystem, openAPI bool, args kustomizeArgs, overlaid string) (string, error) {
 	dir := path.Join(sourceRoot, path.Clean("/"+args.Dir))
 	target := path.Join(sourceRoot, path.Clean("/"+args.Only))
-	plan, err := planPartial(fs, dir, target)
+	plan, err := planPartial(fs, dir, target, overlaid)
 	if err != nil {
 		b, err := json.Marshal(recordedBuild{Refused: relativeToSource(err).Error()})
 		return string(b), err
