@@ -4,6 +4,7 @@ import { diskHost, gitCheckout, gitRemotes } from '../node/fsHost';
 import { Engine } from './engine';
 import type { EngineSettings } from './protocol';
 import { buildCacheDir, buildCacheVersion, PersistentBuildCache } from './persistentBuildCache';
+import { prestartKustomize } from '../render/kustomize';
 import { wasmDir } from './wasm/host';
 
 /** Model options for a folder on disk: its Git remotes and checkout, the editor's settings, node's sha256. */
@@ -32,6 +33,9 @@ export function nodeEngine(options: { debounceMs?: number } = {}): Engine {
  * batch caller) reaches the answers the editor shows once its engine has settled.
  */
 export async function openRefined(engine: Engine, roots: readonly string[], settings: EngineSettings = {}): Promise<void> {
+  // Nothing is shown before the builds are done, so the instance may start beside the parse even
+  // where that slows the parse (Engine.open does so only with cores to spare).
+  prestartKustomize();
   engine.open(roots, settings);
   await engine.refined();
 }
