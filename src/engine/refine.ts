@@ -10,7 +10,8 @@ import { spliceBuild, type BuiltObject, type KustomizationBuild } from '../core/
 import type { Repo } from '../core/repo';
 import type { ModelProblem } from '../core/model/types';
 import type { Workspace } from '../core/workspace/workspace';
-import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, syntheticFiles, warmKustomizeInstances, type FluxKustomizationText, type ReadKind } from '../render/kustomize';
+import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, warmKustomizeInstances, type FluxKustomizationText, type ReadKind } from '../render/kustomize';
+import { syntheticFiles } from '../render/baseFiles';
 import type { RenderOptions } from '../render/types';
 import type { BuildCache } from './buildCache';
 import type { RenderTiming } from './protocol';
