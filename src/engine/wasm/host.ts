@@ -66,6 +66,11 @@ const compiledModules = new Map<string, Promise<WebAssembly.Module>>();
 /** The same, once compiled: a prestart hands the module over synchronously. */
 const readyModules = new Map<string, WebAssembly.Module>();
 
+interface Compiling {
+  resolve: (m: WebAssembly.Module) => void;
+  reject: (e: Error) => void;
+}
+
 export interface WasmModuleOptions {
   file?: string;
   maxMemoryBytes?: number;
@@ -110,8 +115,6 @@ export class WasmModule {
   /** Calls queued or running. */
   private busy = 0;
   private queue: Promise<unknown> = Promise.resolve();
-  /** The compilation a prestarted worker makes, until its start() takes it. */
-  private compiling?: { resolve: (m: WebAssembly.Module) => void; reject: (e: Error) => void };
   /** Instances started so far (a trap or a timeout makes the next call start another). */
   instances = 0;
   /** Linear memory of the instance after its last call, in bytes. */
@@ -166,24 +169,23 @@ export class WasmModule {
     if (this.live || exiting.size || !fs.existsSync(this.file)) return;
     const id = this.compiledId;
     const compiled = readyModules.get(id);
-    let module: WebAssembly.Module | { file: string };
-    if (compiled && compiledModules.has(id)) module = compiled;
-    else {
-      module = { file: this.file };
-      let settle!: { resolve: (m: WebAssembly.Module) => void; reject: (e: Error) => void };
+    if (compiled && compiledModules.has(id)) {
+      this.live = this.start(compiled, warmOp);
+    } else {
+      let settle!: Compiling;
       const promise = new Promise<WebAssembly.Module>((resolve, reject) => (settle = { resolve, reject }));
       promise.catch(() => undefined);
       compiledModules.set(id, promise);
-      this.compiling = {
-        ...settle,
+      promise.then((m) => readyModules.set(id, m), () => undefined);
+      const compiling: Compiling = {
+        resolve: settle.resolve,
         reject: (err) => {
           if (compiledModules.get(id) === promise) compiledModules.delete(id);
           settle.reject(err);
         },
       };
-      promise.then((m) => readyModules.set(id, m), () => undefined);
+      this.live = this.start({ file: this.file }, warmOp, compiling);
     }
-    this.live = this.start(module, warmOp);
     this.live.worker.unref();
     this.stopWhenIdle();
   }
@@ -245,14 +247,12 @@ export class WasmModule {
     return compiled;
   }
 
-  private start(module: WebAssembly.Module | { file: string }, warmOp?: string): Live {
+  /** `compiling`: the compilation the worker is asked to make, settled by its `compiled` message or failed with its start. */
+  private start(module: WebAssembly.Module | { file: string }, warmOp?: string, compiling?: Compiling): Live {
     const worker = newWorker();
     this.instances++;
     const live: Live = { worker, ready: Promise.resolve() };
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    // A compilation the worker was asked to make: settled by its `compiled` message, or failed with its start.
-    const compiling = this.compiling;
-    this.compiling = undefined;
     const compileFailed = (message: string) => compiling?.reject(new Error(`the ${this.name} WebAssembly module could not be compiled: ${message}`));
     worker.on('message', (msg: FromWorker) => {
       if (msg.type === 'compiled') compiling?.resolve(msg.module);
