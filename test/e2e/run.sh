@@ -64,7 +64,7 @@ url="$session_url"
 t_code_server=$((SECONDS - t2))
 
 # --- scenarios --------------------------------------------------------------------------------
-export E2E_URL="$url" E2E_WORKSPACE="$workspace" E2E_KUBECONFIG="$work/cluster/kubeconfig"
+export E2E_URL="$url" E2E_WORKSPACE="$workspace" E2E_KUBECONFIG="$work/cluster/kubeconfig" E2E_USER_DATA="$work/user-data"
 export E2E_ARTIFACTS="${E2E_ARTIFACTS:-$here/artifacts}"
 mkdir -p "$E2E_ARTIFACTS"
 log "code-server $url on $workspace (pid $session_cs_pid); running ${#scenarios[@]} scenario file(s)"

@@ -13,6 +13,8 @@ export interface E2eEnv {
   readonly artifacts: string;
   /** Admin kubeconfig of the test cluster (the extension is configured with the same file). */
   readonly kubeconfig: string;
+  /** code-server's --user-data-dir (settings, workspace state, backups of unsaved editors). */
+  readonly userData: string;
   readonly chromium: string;
 }
 
@@ -28,6 +30,7 @@ export function e2eEnv(): E2eEnv {
     workspace: required('E2E_WORKSPACE'),
     artifacts: process.env.E2E_ARTIFACTS ?? path.resolve(__dirname, '..', 'artifacts'),
     kubeconfig: required('E2E_KUBECONFIG'),
+    userData: required('E2E_USER_DATA'),
     chromium: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
   };
 }

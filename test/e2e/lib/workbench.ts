@@ -35,6 +35,11 @@ export class Workbench {
    */
   static async open(opts: { workspaceFile?: string } = {}): Promise<Workbench> {
     const env = e2eEnv();
+    // Each scenario starts with no unsaved editors. VS Code backs up a dirty buffer a moment after
+    // each keystroke and drops the backup on save, but a window closed right after saving can
+    // leave the backup behind (seen in CI: 02's "infra-configz", saved away, came back as a dirty
+    // apps.yaml in 06's window). A new window restores every backup of its folder.
+    fs.rmSync(path.join(env.userData, 'User', 'Backups'), { recursive: true, force: true });
     const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-chromium-'));
     const context = await chromium.launchPersistentContext(profileDir, {
       executablePath: env.chromium,

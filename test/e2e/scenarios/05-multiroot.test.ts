@@ -76,7 +76,14 @@ test("a cluster's graph action opens that folder's dependency graph", async () =
   await row.hover();
   await row.locator('.action-label.codicon-type-hierarchy').click({ timeout: 10_000 });
   const folderB = path.basename(second);
-  await wb.page.locator('.tabs-container .tab', { hasText: `Flux Dependency Graph: ${folderB}` }).waitFor({ timeout: 30_000 });
+  await wb.page
+    .locator('.tabs-container .tab', { hasText: `Flux Dependency Graph: ${folderB}` })
+    .waitFor({ timeout: 30_000 })
+    .catch(async (err: Error) => {
+      await wb.screenshot('05-multiroot-graph-failed');
+      const tabs = await wb.page.locator('.tabs-container .tab').allTextContents();
+      throw new Error(`${err.message}; tabs open: ${JSON.stringify(tabs)}`);
+    });
   const frame = wb.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
   await frame.locator('#graph .node[aria-label="Kustomization flux-system/apps"]').waitFor({ timeout: 30_000 });
   assert.equal(await frame.locator('#cluster').inputValue(), 'staging');
