@@ -27,6 +27,9 @@ export class TreeIndex {
   /** Children listed per node until the next model change (ids and node objects stay in step). */
   private readonly listed = new Map<string, TreeItemData[]>();
 
+  /** The model each folder's listings came from. */
+  private readonly listedFrom = new Map<string, RepoModel>();
+
   constructor(private readonly live: () => LiveLookup | undefined) {}
 
   /** Forget every node: the next request starts from the roots of the current models. */
@@ -34,11 +37,16 @@ export class TreeIndex {
     this.held.clear();
     this.items.clear();
     this.listed.clear();
+    this.listedFrom.clear();
   }
 
   roots(folders: readonly TreeFolder[]): TreeItemData[] {
+    // A build round rebuilds the models before the engine resets the tree at its end: listings of
+    // an older model would hand out items whose nodes no request can find any more.
+    if (folders.some((f) => this.listedFrom.has(f.root) && this.listedFrom.get(f.root) !== f.model())) this.reset();
     let items = this.listed.get('');
     if (!items) {
+      for (const f of folders) this.listedFrom.set(f.root, f.model());
       items = this.topLevel(folders);
       this.listed.set('', items);
     }

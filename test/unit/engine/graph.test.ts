@@ -94,6 +94,18 @@ test('multi-root: each folder has its own graph, and a selection names its folde
   assert.equal((await engine.request('graphNodesAt', { treeItem: west.id }))?.root, '/b');
 });
 
+test('graphNodesAt a tree item while builds are coming in: the model moved on, the item is still found', async () => {
+  const { engine } = memoryEngine({ '/a': fluxRepo('east'), '/b': fluxRepo('west') });
+  const west = (await walk(engine, undefined)).find((i) => i.contextValue === 'cluster' && i.label === 'west')!;
+  // What a build round does between the tree's listing and its end: each folder's model is rebuilt
+  // with the new builds, and the tree is told only once the round is over.
+  for (const folder of (engine as unknown as { folders: { repo: { invalidate(): void } }[] }).folders) folder.repo.invalidate();
+  assert.deepEqual(await engine.request('graphNodesAt', { treeItem: west.id }), { root: '/b', cluster: 'west', nodes: ['Kustomization/flux-system/flux-system'] });
+  // The tree listed afresh holds the new models' nodes: expanding works again.
+  const roots = await engine.request('treeChildren', {});
+  assert.ok((await engine.request('treeChildren', { id: roots[1].id })).some((i) => i.label === 'west'));
+});
+
 async function walk(engine: ReturnType<typeof memoryEngine>['engine'], id: string | undefined): Promise<TreeItemData[]> {
   const out: TreeItemData[] = [];
   for (const item of await engine.request('treeChildren', { id })) {
