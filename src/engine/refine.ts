@@ -12,10 +12,12 @@ import type { ModelProblem } from '../core/model/types';
 import type { Workspace } from '../core/workspace/workspace';
 import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, warmKustomizeInstances, type FluxKustomizationText, type ReadKind } from '../render/kustomize';
 import { syntheticFiles } from '../render/baseFiles';
+import { fileContent } from '../render/files';
+import type { SourceView } from '../core/model/view';
 import type { RenderOptions } from '../render/types';
 import type { BuildCache } from './buildCache';
 import type { RenderTiming } from './protocol';
-import { readDigests, readsHold, watchedPaths, type SourceState } from './buildReads';
+import { readDigests, readsHold, sha256, watchedPaths, type SourceState } from './buildReads';
 import { MemoryBuildCache } from './memoryBuildCache';
 import { wasmModule } from './wasm/pool';
 
@@ -115,6 +117,7 @@ export class Refiner {
     if (!cached || node.source.kind !== 'view') return stale;
     const value = cached.value as { build: KustomizationBuild; reads?: Record<string, 'stat' | 'list' | 'file'> };
     if (!value?.build || !value.reads) return stale;
+    if (this.editChangedRead(key, node.source.view, cached.reads)) return stale;
     const generated = fluxKustomizationText(this.ws, node, node.source.view);
     if (!generated.ok) return stale;
     const state: SourceState = { ws: this.ws, view: node.source.view, overrides: this.overrides, generated: generated.value };
@@ -123,6 +126,23 @@ export class Refiner {
     this.live.set(key, { build: value.build, files: watched.files, dirs: watched.dirs, anyChange: false, recorded: { reads: value.reads, generated: generated.value } });
     return value.build;
   };
+
+  /**
+   * Whether the file an edit changed no longer has the digest a cached build recorded for it: then
+   * the build cannot be reused, and Flux's kustomization need not be generated to tell. A read of
+   * Flux's kustomization itself (recorded with the generated text's digest) may give a false yes:
+   * the build is then redone, never reused wrongly.
+   */
+  private editChangedRead(key: string, view: SourceView, digests: Readonly<Record<string, string>>): boolean {
+    const file = this.edited.get(key)?.file;
+    if (!file) return false;
+    for (const [entry, digest] of Object.entries(digests)) {
+      if (!entry.startsWith('file:') || view.file(entry.slice('file:'.length)) !== file) continue;
+      const data = this.overrides.get(file) ?? fileContent(this.ws, file);
+      if ((data === undefined ? 'absent' : sha256(data)) !== digest) return true;
+    }
+    return false;
+  }
 
   /** Problems of the last refinement (the round limit), to add to the model the checks see. */
   problems(): readonly ModelProblem[] {

@@ -77,6 +77,8 @@ export class ModelBuilder {
   private previous = new Map<string, ClusterState>();
   private previousSources: SourceIndex | undefined;
   private readonly ksIdsIn = new WeakMap<Expansion, string[]>();
+  private readonly keys = new WeakMap<KustomizationNode, { substituteFrom: string; key: string }>();
+  private readonly unparsable = new WeakMap<Expansion, { version: number; value: boolean }>();
   /** Paths worth a look for patches and bootstrap placeholders; the file set changes only on full reloads. */
   private special: string[] | undefined;
 
@@ -524,6 +526,29 @@ export class ModelBuilder {
     };
   }
 
+  /**
+   * A node's build key. What it digests of the node is fixed when the node is made (a reused node
+   * keeps its object, path, source and cluster), so only its substituteFrom objects can move it:
+   * an edit's two model builds then digest only the nodes visited anew.
+   */
+  private keyOf(node: KustomizationNode, candidates: (kind: string, name: string) => readonly KubeObject[], sha: (s: string) => string): string {
+    const substituteFrom = substituteFromSignature(node.applied.object, candidates);
+    const memo = this.keys.get(node);
+    if (memo?.substituteFrom === substituteFrom) return memo.key;
+    const key = buildKey(node, substituteFrom, sha);
+    this.keys.set(node, { substituteFrom, key });
+    return key;
+  }
+
+  /** Whether a file the static reading of an expansion took has a document that does not parse; once per workspace version. */
+  private readsUnparsable(expansion: Expansion): boolean {
+    const memo = this.unparsable.get(expansion);
+    if (memo?.version === this.ws.version) return memo.value;
+    const value = readsUnparsable(this.ws, expansion);
+    this.unparsable.set(expansion, { version: this.ws.version, value });
+    return value;
+  }
+
   /** Whether a node built last time asks for the same build now (same key, the very same build). */
   private sameBuild(
     old: KustomizationNode,
@@ -533,8 +558,8 @@ export class ModelBuilder {
     sha: (s: string) => string,
   ): boolean {
     const used = this.builtWith.get(old);
-    if (!used || !builds || !input?.expansion || readsUnparsable(this.ws, input.expansion)) return false;
-    const key = buildKey(old, substituteFromSignature(old.applied.object, candidates), sha);
+    if (!used || !builds || !input?.expansion || this.readsUnparsable(input.expansion)) return false;
+    const key = this.keyOf(old, candidates, sha);
     return key === used.key && builds(key, old) === used.build;
   }
 
@@ -556,11 +581,11 @@ export class ModelBuilder {
     // A document that does not parse (an alias bomb among them) fails kustomize too, and parsing it
     // there could exhaust the engine: such a Kustomization keeps its static reading and the
     // yaml-syntax finding.
-    if (readsUnparsable(this.ws, input.expansion)) return input.expansion;
+    if (this.readsUnparsable(input.expansion)) return input.expansion;
     // Its objects may come from a build: the subtree is reused only while it asks for the same build (builtWith).
     this.fromBuild.add(node);
     const ks = node.applied.object;
-    const key = buildKey(node, substituteFromSignature(ks, candidates), sha);
+    const key = this.keyOf(node, candidates, sha);
     const build = builds(key, node);
     if (!build) {
       slots.push({ node, key, state: 'pending' });
