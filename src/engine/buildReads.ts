@@ -37,6 +37,11 @@ export function readDigest(state: SourceState, vpath: string, how: ReadKind): st
   }
   if (isGenerated) return sha256(generated.text);
   if (!real) return isDir ? 'dir' : 'absent';
+  return fileDigest(state, real);
+}
+
+/** The digest of a workspace file's content as a build is given it (inferred contents first). */
+export function fileDigest(state: Pick<SourceState, 'ws' | 'overrides'>, real: string): string {
   const data = state.overrides.get(real) ?? fileContent(state.ws, real);
   return data === undefined ? 'absent' : sha256(data);
 }

@@ -12,12 +12,11 @@ import type { ModelProblem } from '../core/model/types';
 import type { Workspace } from '../core/workspace/workspace';
 import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, warmKustomizeInstances, type FluxKustomizationText, type ReadKind } from '../render/kustomize';
 import { syntheticFiles } from '../render/baseFiles';
-import { fileContent } from '../render/files';
 import type { SourceView } from '../core/model/view';
 import type { RenderOptions } from '../render/types';
 import type { BuildCache } from './buildCache';
 import type { RenderTiming } from './protocol';
-import { readDigests, readsHold, sha256, watchedPaths, type SourceState } from './buildReads';
+import { fileDigest, readDigests, readsHold, watchedPaths, type SourceState } from './buildReads';
 import { MemoryBuildCache } from './memoryBuildCache';
 import { wasmModule } from './wasm/pool';
 
@@ -138,8 +137,7 @@ export class Refiner {
     if (!file) return false;
     for (const [entry, digest] of Object.entries(digests)) {
       if (!entry.startsWith('file:') || view.file(entry.slice('file:'.length)) !== file) continue;
-      const data = this.overrides.get(file) ?? fileContent(this.ws, file);
-      if ((data === undefined ? 'absent' : sha256(data)) !== digest) return true;
+      if (fileDigest({ ws: this.ws, overrides: this.overrides }, file) !== digest) return true;
     }
     return false;
   }
