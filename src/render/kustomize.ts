@@ -7,7 +7,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { KustomizationNode, RepoModel } from '../core/model/graph';
 import type { Workspace } from '../core/workspace/workspace';
 import { asRecord, asString } from '../core/model/objects';
-import { KUSTOMIZATION_FILE_NAMES } from '../core/kinds';
+import { isKustomizationFile } from '../core/model/bootstrap';
 import { joinVirtual, type SourceView } from '../core/model/view';
 import { fluxKustomization, generatedResources, kustomizationFileOf } from '../core/flux/generator';
 import { missingInputs } from '../core/flux/inputs';
@@ -209,7 +209,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   // Redone in part, the build's last run passed these checks, and since then only `only`'s content
   // changed: unless it is a kustomization file, the checks (which read kustomization files and
   // look up paths) would pass again. Flux's kustomization is compared with the last one by the caller.
-  const layoutHolds = only !== undefined && !KUSTOMIZATION_FILE_NAMES.includes(only.slice(only.lastIndexOf('/') + 1));
+  const layoutHolds = only !== undefined && !isKustomizationFile(only);
   const inputs = layoutHolds && ks.source.kind === 'view' ? ok(ks.source.view) : kustomizationInputsProblem(model.workspace, ks);
   if (!inputs.ok) return { result: inputs, timing: prepared() };
   const view = inputs.value;

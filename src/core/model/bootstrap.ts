@@ -2,6 +2,7 @@ import { parseSourceFile, type SourceFile } from '../yaml/document';
 import type { Workspace } from '../workspace/workspace';
 import { asArray, asRecord, asString, kustomizeConfigOf, objectsOf, type KubeObject } from './objects';
 import { normalizeVirtual } from './view';
+import { KUSTOMIZATION_FILE_NAMES } from '../kinds';
 
 /**
  * `flux bootstrap` writes `flux-system/gotk-sync.yaml` (the GitRepository and the Kustomization that
@@ -67,8 +68,7 @@ export function isBootstrapSyncFile(path: string): boolean {
 }
 
 export function isKustomizationFile(path: string): boolean {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  return name === 'kustomization.yaml' || name === 'kustomization.yml' || name === 'Kustomization';
+  return KUSTOMIZATION_FILE_NAMES.includes(path.slice(path.lastIndexOf('/') + 1));
 }
 
 export function patchFiles(files: Iterable<SourceFile>): Set<string> {
