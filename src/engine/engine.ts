@@ -178,6 +178,21 @@ export class Engine {
   flush(): void {
     if (this.pending) clearTimeout(this.pending);
     this.pending = undefined;
+    // A flush is already waiting for its early builds to be sent: it covers this one.
+    if (this.early) return;
+    if (this.options.builds) {
+      let started = false;
+      for (const f of this.folders) if (f.startEarly({ allowProcesses: false })) started = true;
+      if (started) {
+        // The builds reach the kustomize worker only once this thread is free: it rebuilds the
+        // model (in status()) after that, while they run.
+        this.early = setImmediate(() => {
+          this.early = undefined;
+          this.flush();
+        });
+        return;
+      }
+    }
     this.tree.reset();
     // The status names each folder's clusters: the model is rebuilt here.
     const t0 = performance.now();
@@ -190,6 +205,8 @@ export class Engine {
   }
 
   private refining: Promise<void> | undefined;
+  /** A flush waiting for the builds it started early to be sent (flush). */
+  private early: NodeJS.Immediate | undefined;
   private refineWanted = false;
 
   /**
@@ -252,6 +269,8 @@ export class Engine {
   dispose(): void {
     if (this.pending) clearTimeout(this.pending);
     this.pending = undefined;
+    if (this.early) clearImmediate(this.early);
+    this.early = undefined;
     this.disposeCaches();
   }
 

@@ -46,6 +46,11 @@ export class Folder {
     return this.repo.version;
   }
 
+  /** Starts the builds in part an edit asks for from the last refined model (Refiner.startEarly). */
+  startEarly(opts: RenderOptions): boolean {
+    return this.refiner?.startEarly(opts) ?? false;
+  }
+
   /** Renders the Kustomization builds the model lacks, rebuilding it until none is pending. */
   async refine(opts: RenderOptions): Promise<RefineResult | undefined> {
     return this.refiner?.refine(this.repo, opts);

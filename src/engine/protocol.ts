@@ -271,6 +271,8 @@ export interface RenderTiming {
   reason: 'new-key' | 'reads-changed' | 'in-part';
   /** A build in part that could not stand for the whole build (the whole build ran after it): why. */
   refused?: string;
+  /** Started from the last model before the edit's model was rebuilt (Refiner.startEarly); its times run from then. */
+  early?: boolean;
   prepareMs: number;
   kustomizeMs: number;
   postBuildMs: number;

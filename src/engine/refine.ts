@@ -71,6 +71,10 @@ export class Refiner {
    * (renderKustomizationRecorded's `only`) while nothing else they read changes.
    */
   private readonly edited = new Map<string, { previous: LiveBuild & { build: { ok: true } }; file: string; stale: KustomizationBuild }>();
+  /** The model the last refinement ended with: builds in part start from it (startEarly). */
+  private lastModel: RepoModel | undefined;
+  /** Builds in part started from the last model, before the model of the edit is rebuilt. */
+  private readonly early = new Map<string, EarlyBuild>();
 
   constructor(
     private readonly ws: Workspace,
@@ -165,6 +169,8 @@ export class Refiner {
     this.limitProblems = [];
     this.renders = [];
     const result = (pending: number): RefineResult => {
+      this.lastModel = model;
+      this.early.clear();
       if (pending === 0) {
         this.stale.clear();
         this.recheck.clear();
@@ -238,6 +244,32 @@ export class Refiner {
   }
 
   /**
+   * Starts, from the last refined model, the builds in part that the edits since then ask for, so
+   * that kustomize works on them while this thread rebuilds the model (the model of an edit is
+   * needed to know which builds are pending, and takes as long as a small build). The refinement
+   * takes such a build only when the rebuilt model asks for the same key from the same files
+   * (renderInPart); otherwise it is dropped. True when one was started.
+   */
+  startEarly(opts: RenderOptions): boolean {
+    const last = this.lastModel;
+    if (!last || this.edited.size === 0 || opts.signal?.aborted) return false;
+    let started = false;
+    let overrides: ReadonlyMap<string, string> | undefined;
+    for (const slot of last.builds) {
+      const edit = this.edited.get(slot.key);
+      if (!edit || slot.state !== 'built' || this.early.get(slot.key)?.version === this.ws.version) continue;
+      const only = inPartPath(slot.node, edit.previous, edit.file)?.only;
+      if (only === undefined) continue;
+      overrides ??= syntheticFiles(last);
+      const recorded = renderKustomizationRecorded(last, slot.node, { ...opts, revealSecretValues: false }, only);
+      recorded.catch(() => undefined);
+      this.early.set(slot.key, { node: slot.node, only, version: this.ws.version, overrides, recorded });
+      started = true;
+    }
+    return started;
+  }
+
+  /**
    * Redoes in part a build that one file's edits made stale: kustomize builds only that file's way
    * through the build, and its objects replace the file's objects of the last build. True when done
    * (or when the workspace changed meanwhile: the next round tries again); false when the whole
@@ -247,18 +279,22 @@ export class Refiner {
   private async renderInPart(model: RepoModel, key: string, node: KustomizationNode, opts: RenderOptions): Promise<boolean> {
     const { previous, file } = this.edited.get(key)!;
     const refuse = () => (this.edited.delete(key), false);
-    if (node.source.kind !== 'view' || !previous.recorded) return refuse();
-    const view = node.source.view;
-    const paths = Object.entries(previous.recorded.reads).filter(([vp, how]) => how === 'file' && view.file(vp) === file);
-    if (paths.length !== 1) return refuse();
+    const way = inPartPath(node, previous, file);
+    if (!way) return refuse();
+    const { only, view, last } = way;
     const version = this.ws.version;
-    const recorded = await renderKustomizationRecorded(model, node, { ...opts, revealSecretValues: false }, paths[0][0]);
-    const timing: RenderTiming = { name: `${node.applied.namespace ?? 'default'}/${node.applied.name}`, reason: 'in-part', ...recorded.timing };
+    const early = this.early.get(key);
+    this.early.delete(key);
+    // Started from the last model for the same key (so the same spec and substituted values), the
+    // same files and the same inferred ones: the build this one would be.
+    const taken = early && early.version === version && early.only === only && sameNode(early.node, node) && sameFiles(early.overrides, this.overrides);
+    const recorded = taken ? await early.recorded : await renderKustomizationRecorded(model, node, { ...opts, revealSecretValues: false }, only);
+    const timing: RenderTiming = { name: `${node.applied.namespace ?? 'default'}/${node.applied.name}`, reason: 'in-part', ...(taken ? { early: true } : {}), ...recorded.timing };
     this.renders.push(recorded.refused ? { ...timing, refused: recorded.refused } : timing);
     if (this.ws.version !== version) return true;
     const r = recorded.result;
     if (!r.ok && r.error.kind === 'cancelled') return true;
-    if (!r.ok || recorded.refused || recorded.generated?.text !== previous.recorded.generated.text) return refuse();
+    if (!r.ok || recorded.refused || recorded.generated?.text !== last.generated.text) return refuse();
     const objects = spliceBuild(previous.build.objects, r.value.objects as unknown as BuiltObject[], file);
     if (!objects) {
       this.renders[this.renders.length - 1] = { ...timing, refused: `${file} now yields objects of other names or number` };
@@ -267,7 +303,7 @@ export class Refiner {
     this.edited.delete(key);
     this.stale.delete(key);
     const build: KustomizationBuild = { ok: true, objects };
-    const { reads, generated } = previous.recorded;
+    const { reads, generated } = last;
     this.live.set(key, { ...previous, build, recorded: { reads, generated } });
     const state: SourceState = { ws: this.ws, view, overrides: this.overrides, generated };
     this.cache.set(key, { reads: readDigests(state, reads), value: { build, reads } });
@@ -303,4 +339,32 @@ function limitProblems(model: RepoModel, pending: Map<string, KustomizationNode>
 /** kustomize can quote whole resources in an error; a diagnostic keeps the start. */
 function shorten(message: string, max = 2000): string {
   return message.length <= max ? message : `${message.slice(0, max)}… (${message.length - max} more characters)`;
+}
+
+/** A build in part started before the model of its edit (Refiner.startEarly). */
+interface EarlyBuild {
+  readonly node: KustomizationNode;
+  readonly only: string;
+  readonly version: number;
+  readonly overrides: ReadonlyMap<string, string>;
+  readonly recorded: ReturnType<typeof renderKustomizationRecorded>;
+}
+
+/** The one path through which `node`'s last build read `file` (what a build in part follows), if just one. */
+function inPartPath(node: KustomizationNode, previous: LiveBuild, file: string): { only: string; view: SourceView; last: NonNullable<LiveBuild['recorded']> } | undefined {
+  const last = previous.recorded;
+  if (node.source.kind !== 'view' || !last) return undefined;
+  const view = node.source.view;
+  const paths = Object.entries(last.reads).filter(([vp, how]) => how === 'file' && view.file(vp) === file);
+  return paths.length === 1 ? { only: paths[0][0], view, last } : undefined;
+}
+
+function sameNode(a: KustomizationNode, b: KustomizationNode): boolean {
+  return a.applied.name === b.applied.name && a.applied.namespace === b.applied.namespace && a.source.kind === 'view' && b.source.kind === 'view' && a.source.view.key === b.source.view.key;
+}
+
+function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
 }

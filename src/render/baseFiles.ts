@@ -41,6 +41,7 @@ interface BaseEntry {
 const workspaceIds = new WeakMap<Workspace, number>();
 let lastWorkspaceId = 0;
 let lastBase: BaseFiles | undefined;
+let rebased = 0;
 
 /** Manifests whose content changed since `from` (the version of the last set made), or all: folders or files came or went. */
 interface ChangeLog {
@@ -71,10 +72,15 @@ export function baseFiles(model: RepoModel, view: SourceView): BaseFiles {
   let id = workspaceIds.get(ws);
   if (id === undefined) workspaceIds.set(ws, (id = ++lastWorkspaceId));
   const scope = `${id}|${view.key}`;
-  const key = `${scope}|${ws.version}`;
-  if (lastBase?.key === key) return lastBase;
-  const log = changeLog(ws);
   const overrides = syntheticFiles(model);
+  let key = `${scope}|${ws.version}`;
+  if (lastBase?.scope === scope && lastBase.workspace === ws && lastBase.version === ws.version) {
+    if (sameMap(lastBase.overrides, overrides)) return lastBase;
+    // The same files with other inferred ones (a build started from the last model, before this
+    // one): another set, under another key, so an instance holding the first is sent this one.
+    key = `${key}|${++rebased}`;
+  }
+  const log = changeLog(ws);
   const previous = lastBase?.scope === scope && lastBase.workspace === ws && log.from === lastBase.version && !log.all && sameMap(lastBase.overrides, overrides) ? lastBase : undefined;
   const next = (previous && editedBase(previous, log.paths, key, overrides)) ?? wholeBase(ws, view, key, scope, overrides);
   if (lastBase?.scope === scope) {

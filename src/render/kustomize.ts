@@ -232,8 +232,15 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
       const call = (args: Record<string, unknown>, files: MemFile[]) =>
         instance.call('kustomize', { dir: ks.path, reads: true, base: base.key, ...(only === undefined ? {} : { only }), ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
       let recorded: Answer | undefined;
+      // An instance holding the set this one was edited from is sent the edit with the build: one
+      // request instead of the build, its NeedBase, the update and the build again.
+      const held = heldBases.get(instance);
+      const update = held !== base.key && held !== undefined && base.delta?.from === held ? base.delta : undefined;
       for (let attempt = 0; attempt < 3; attempt++) {
-        const answer = await call({}, overlay);
+        const answer =
+          attempt === 0 && update
+            ? await call({ update: { from: update.from, remove: update.remove, count: update.files.length } }, [...update.files, ...overlay])
+            : await call({}, overlay);
         if (!answer.ok) {
           heldBases.delete(instance);
           const failed = fromWasm(answer, label, 'kustomize build', base.budget.describe());
@@ -244,7 +251,10 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
         } catch {
           return { failed: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`) };
         }
-        if (!recorded?.needBase) break;
+        if (!recorded?.needBase) {
+          if (attempt === 0 && update) heldBases.set(instance, base.key);
+          break;
+        }
         // The instance does not hold this source's files yet: after an edit, it is sent what changed
         // since the set it holds; else (a fresh instance, another source) the whole set.
         heldBases.delete(instance);

@@ -108,7 +108,7 @@ test('an edited resource file is rebuilt in part, through folders, namespaces, l
   assert.equal((three.body.metadata.labels as Record<string, string>).owner, 'team');
 });
 
-test('keystrokes in one file reuse the plan of the build in part until a kustomization or the files around it change', async () => {
+for (const early of [false, true]) test(`keystrokes in one file reuse the plan of the build in part until a kustomization or the files around it change${early ? ', builds started before the model of each edit' : ''}`, async () => {
   const f = folder(base);
   await f.refine({ allowProcesses: false });
   let files = { ...base };
@@ -134,6 +134,8 @@ test('keystrokes in one file reuse the plan of the build in part until a kustomi
   for (const [file, text, how] of steps) {
     f.repo.setBuffer(`${ROOT}/${file}`, text);
     files = { ...files, [file]: text! };
+    // As the engine does: the build in part starts from the last model, before the edit's model.
+    if (early) f.startEarly({ allowProcesses: false });
     const refined = await f.refine({ allowProcesses: false });
     states.push({ file, files, seen: applied(f) });
     const apps = (refined?.renders ?? []).filter((r) => r.name === 'flux-system/apps');
@@ -147,6 +149,34 @@ test('keystrokes in one file reuse the plan of the build in part until a kustomi
     await fresh.refine({ allowProcesses: false });
     assert.deepEqual(seen, applied(fresh), `after editing ${file}, the model is the whole build's`);
   }
+});
+
+test('a build in part started before the model of its edit is taken, unless the files changed again meanwhile', async () => {
+  const f = folder(base);
+  await f.refine({ allowProcesses: false });
+  const file = 'apps/team/three.yaml';
+  f.repo.setBuffer(`${ROOT}/${file}`, cm('three', 'early'));
+  assert.equal(f.startEarly({ allowProcesses: false }), true);
+  assert.equal(f.startEarly({ allowProcesses: false }), false, 'started once per edit');
+  let refined = await f.refine({ allowProcesses: false });
+  assert.deepEqual(reasons(refined?.renders ?? []), [['flux-system/apps', 'in-part', '']], 'one build: the early one');
+  assert.equal(refined?.renders[0].early, true);
+  let fresh = folder({ ...base, [file]: cm('three', 'early') });
+  await fresh.refine({ allowProcesses: false });
+  assert.deepEqual(applied(f), applied(fresh));
+
+  // Edited again after the early build started: that build is of the older text and is dropped.
+  f.repo.setBuffer(`${ROOT}/${file}`, cm('three', 'first'));
+  assert.equal(f.startEarly({ allowProcesses: false }), true);
+  f.repo.setBuffer(`${ROOT}/${file}`, cm('three', 'second'));
+  refined = await f.refine({ allowProcesses: false });
+  assert.deepEqual(reasons(refined?.renders ?? []), [['flux-system/apps', 'in-part', '']]);
+  assert.equal(refined?.renders[0].early, undefined, 'the early build, of the older text, was not taken');
+  fresh = folder({ ...base, [file]: cm('three', 'second') });
+  await fresh.refine({ allowProcesses: false });
+  assert.deepEqual(applied(f), applied(fresh));
+  const three = applied(f).find((o) => (o as { name: string }).name === 'three') as { body: { data: unknown } };
+  assert.deepEqual(three.body.data, { k: 'second' });
 });
 
 test('a build in part is refused, and the whole build runs, where other resources could change the result', async () => {

@@ -284,3 +284,34 @@ test('documents parsed once and kept by the instance are never changed by the bu
     await m.dispose();
   }
 });
+
+test('a kept file set: sent whole once, then an edit comes with its build in one request', async () => {
+  const m = new WasmModule('kustomize', kustomizeFile);
+  try {
+    const call = async (args: Record<string, unknown>, files: MemFile[]) => {
+      const r = await m.call('kustomize', { dir: 'app', reads: true, ...args }, files);
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      return JSON.parse(r.output) as { ok: boolean; needBase?: boolean; objects?: { json: { metadata: { name: string } } }[] };
+    };
+    const names = (b: { objects?: { json: { metadata: { name: string } } }[] }) => (b.objects ?? []).map((o) => o.json.metadata.name);
+    assert.equal((await call({ base: 'v1' }, [])).needBase, true, 'a set the instance does not hold');
+    assert.equal((await call({ base: 'v1', full: true }, app)).ok, true);
+    assert.deepEqual(names(await call({ base: 'v1' }, [])), ['dev-settings']);
+    // The edit (a changed file, a removed one) and a file laid over for this build only.
+    const edited: MemFile[] = [{ path: 'app/kustomization.yaml', data: 'resources: [cm.yaml, more.yaml]\nnamePrefix: dev-\n' }, { path: 'app/more.yaml', data: cm('more') }];
+    const overlay: MemFile = { path: 'app/cm.yaml', data: cm('overlaid') };
+    const built = await call({ base: 'v2', update: { from: 'v1', remove: [], count: edited.length } }, [...edited, overlay]);
+    assert.deepEqual(names(built), ['dev-overlaid', 'dev-more']);
+    // The edit stays, the overlay does not.
+    assert.deepEqual(names(await call({ base: 'v2' }, [])), ['dev-settings', 'dev-more']);
+    assert.equal((await call({ base: 'v1' }, [])).needBase, true, 'the set is now v2');
+    // An update from a set the instance does not hold changes nothing and asks for the set.
+    const stale = await call({ base: 'v3', update: { from: 'v1', remove: [], count: 1 } }, [{ path: 'app/more.yaml', data: cm('lost') }]);
+    assert.equal(stale.needBase, true);
+    assert.deepEqual(names(await call({ base: 'v2' }, [])), ['dev-settings', 'dev-more']);
+    const removed = await call({ base: 'v3', update: { from: 'v2', remove: ['app/more.yaml'], count: 1 } }, [{ path: 'app/kustomization.yaml', data: 'resources: [cm.yaml]\nnamePrefix: dev-\n' }]);
+    assert.deepEqual(names(removed), ['dev-settings']);
+  } finally {
+    await m.dispose();
+  }
+});

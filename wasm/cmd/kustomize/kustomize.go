@@ -40,9 +40,19 @@ type kustomizeArgs struct {
 	// changed or appeared, Remove the paths that are gone; nothing is built.
 	From   string   `json:"from"`
 	Remove []string `json:"remove"`
+	// Update does what From and Remove do, then builds: its Count first files update the kept set
+	// named Update.From into Base, and the rest are laid over it for this build only. An edit's
+	// build then needs one request, not three (build, NeedBase, update, build again).
+	Update *baseUpdate `json:"update"`
 	// Only asks for the build redone in part for a change of this one file (partial.go): its
 	// answer holds the same objects for that file's resources as the whole build, or Refused.
 	Only string `json:"only"`
+}
+
+type baseUpdate struct {
+	From   string   `json:"from"`
+	Remove []string `json:"remove"`
+	Count  int      `json:"count"`
 }
 
 // base is the kept file set (one: the host builds one source at a time).
@@ -107,19 +117,28 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 			b, err := json.Marshal(recordedBuild{NeedBase: true})
 			return string(b), err
 		}
-		base.key = ""
-		if len(args.Remove) > 0 || changesPlans(base.fs, files) {
-			planEpoch++
-		}
-		if _, err := overlay(base.fs, files); err != nil {
+		if err := updateBase(args.Base, files, args.Remove); err != nil {
 			return "", err
 		}
-		for _, p := range args.Remove {
-			_ = base.fs.RemoveAll(path.Join(sourceRoot, path.Clean("/"+p)))
-		}
-		base.key, base.openAPI = args.Base, base.openAPI || openAPI
 		b, err := json.Marshal(recordedBuild{OK: true})
 		return string(b), err
+	case args.Update != nil:
+		u := args.Update
+		if u.From != base.key || u.Count < 0 || u.Count > len(files.List) {
+			b, err := json.Marshal(recordedBuild{NeedBase: true})
+			return string(b), err
+		}
+		changed := abi.Files{List: files.List[:u.Count], Contents: files.Contents[:u.Count]}
+		files = abi.Files{List: files.List[u.Count:], Contents: files.Contents[u.Count:]}
+		if err := updateBase(args.Base, changed, u.Remove); err != nil {
+			return "", err
+		}
+		restore, err := overlay(base.fs, files)
+		defer restore()
+		if err != nil {
+			return "", err
+		}
+		mem, openAPI = base.fs, setsOpenAPI(files) || base.openAPI
 	case args.Base != base.key:
 		b, err := json.Marshal(recordedBuild{NeedBase: true})
 		return string(b), err
@@ -301,6 +320,22 @@ func overlay(fs filesys.FileSystem, files abi.Files) (func(), error) {
 		}
 	}
 	return restore, nil
+}
+
+// updateBase turns the kept set into the one named key: `changed` written over it, `remove` gone.
+func updateBase(key string, changed abi.Files, remove []string) error {
+	base.key = ""
+	if len(remove) > 0 || changesPlans(base.fs, changed) {
+		planEpoch++
+	}
+	if _, err := overlay(base.fs, changed); err != nil {
+		return err
+	}
+	for _, p := range remove {
+		_ = base.fs.RemoveAll(path.Join(sourceRoot, path.Clean("/"+p)))
+	}
+	base.key, base.openAPI = key, base.openAPI || setsOpenAPI(changed)
+	return nil
 }
 
 // changesPlans tells whether laying files over the kept set may change a plan of a build in part:
