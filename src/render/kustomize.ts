@@ -123,7 +123,27 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
   const userOrigins = buildMetadata.includes('originAnnotations');
   if (!userOrigins) generated.config.buildMetadata = [...buildMetadata, 'originAnnotations'];
   const path = ks.path ? `${ks.path}/${generated.fileName}` : generated.fileName;
-  return ok({ path, text: stringifyYaml(generated.config, { lineWidth: 0 }), userOrigins, listed, looked });
+  return ok({ path, text: generatedText(generated.config), userOrigins, listed, looked });
+}
+
+/**
+ * Flux's kustomization as YAML, kept by its JSON: every edit's build generates the same one again,
+ * and writing YAML costs about ten times what JSON does. Numbers JSON cannot tell apart (-0, the
+ * infinities, NaN) are kept apart in the key (and strings that could look like those marks).
+ */
+const generatedTexts = new Map<string, string>();
+function generatedText(config: Record<string, unknown>): string {
+  const key = JSON.stringify(config, (_, v: unknown) => {
+    if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return `\u0000n${Object.is(v, -0) ? '-0' : String(v)}`;
+    return typeof v === 'string' && v.startsWith('\u0000') ? `\u0000s${v}` : v;
+  });
+  let text = generatedTexts.get(key);
+  if (text === undefined) {
+    if (generatedTexts.size >= 256) generatedTexts.clear();
+    text = stringifyYaml(config, { lineWidth: 0 });
+    generatedTexts.set(key, text);
+  }
+  return text;
 }
 
 /**
@@ -233,7 +253,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
         instance.call('kustomize', { dir: ks.path, reads: true, base: base.key, ...(only === undefined ? {} : { only }), ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
       let recorded: Answer | undefined;
       // An instance holding the set this one was edited from is sent the edit with the build: one
-      // request instead of the build, its NeedBase, the update and the build again.
+      // request instead of three (a build answered needBase, the update, the build again).
       const held = heldBases.get(instance);
       const update = held !== base.key && held !== undefined && base.delta?.from === held ? base.delta : undefined;
       for (let attempt = 0; attempt < 3; attempt++) {

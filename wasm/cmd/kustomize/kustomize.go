@@ -42,7 +42,7 @@ type kustomizeArgs struct {
 	Remove []string `json:"remove"`
 	// Update does what From and Remove do, then builds: its Count first files update the kept set
 	// named Update.From into Base, and the rest are laid over it for this build only. An edit's
-	// build then needs one request, not three (build, NeedBase, update, build again).
+	// build then needs one request, not three (a build answered NeedBase, the update, the build again).
 	Update *baseUpdate `json:"update"`
 	// Only asks for the build redone in part for a change of this one file (partial.go): its
 	// answer holds the same objects for that file's resources as the whole build, or Refused.
