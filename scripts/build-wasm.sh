@@ -25,6 +25,14 @@ modules=(kustomize helm)
 # internal/plugins/builtinconfig, so merges of equal configurations are answered once (docs/fidelity.md). The copy is
 # made here from the module cache and used through a Go workspace file (go build -overlay may not
 # replace files of the module cache); a kustomize version without those calls stops the build.
+# Replaces the one line `from` of a copied kustomize file by `to` (a call of internal/yamljson) and
+# imports that package; a kustomize version without that line stops the build.
+redirect_yaml_to_json() {
+  local file="$1" from="$2" to="$3"
+  grep -qF "$from" "$file" || { log "ERROR: kustomize api has no \`$from\` in ${file#*/kustomize-api/} to redirect"; exit 1; }
+  FROM="$from" TO="$to" perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/; s/^import \(/import (\n\t"sigs.k8s.io\/kustomize\/api\/internal\/yamljson"/m' "$file"
+}
+
 kustomize_workspace() {
   local api gen version
   # Downloaded first: on a fresh machine the module cache does not have it yet.
@@ -47,6 +55,12 @@ kustomize_workspace() {
   sed -i 's/^func (t \*TransformerConfig) Merge(input \*TransformerConfig) ($/func (t *TransformerConfig) mergeFieldSpecs(input *TransformerConfig) (/' "$tc"
   grep -q '^func (t \*TransformerConfig) mergeFieldSpecs(' "$tc" \
     || { log "ERROR: kustomize api $version has no TransformerConfig.Merge in internal/plugins/builtinconfig/transformerconfig.go to rename"; exit 1; }
+  # YAML converted to JSON is kept by text (internal/yamljson): kustomization files, JSON 6902 patches.
+  redirect_yaml_to_json "$gen/kustomize-api/types/kustomization.go" 'j, err := yaml.YAMLToJSON(y)' 'j, err := yamljson.Convert(y, yaml.YAMLToJSON)'
+  redirect_yaml_to_json "$gen/kustomize-api/internal/builtins/PatchTransformer.go" 'jsonOps, err := yaml.YAMLToJSON(in)' 'jsonOps, err := yamljson.Convert(in, yaml.YAMLToJSON)'
+  redirect_yaml_to_json "$gen/kustomize-api/filters/patchjson6902/patchjson6902.go" 'p, err := k8syaml.YAMLToJSON([]byte(patch))' 'p, err := yamljson.Convert([]byte(patch), k8syaml.YAMLToJSON)'
+  mkdir -p "$gen/kustomize-api/internal/yamljson"
+  cp wasm/_overlay/kustomize-api/internal/yamljson/*.go "$gen/kustomize-api/internal/yamljson/"
   cp wasm/_overlay/kustomize-api/internal/target/*.go "$gen/kustomize-api/internal/target/"
   cp wasm/_overlay/kustomize-api/internal/plugins/builtinconfig/*.go "$gen/kustomize-api/internal/plugins/builtinconfig/"
   cp wasm/_overlay/kustomize-api/resource/*.go "$gen/kustomize-api/resource/"
