@@ -11,7 +11,7 @@ import type { Repo } from '../core/repo';
 import type { ModelProblem } from '../core/model/types';
 import type { Workspace } from '../core/workspace/workspace';
 import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, warmKustomizeInstances, type FluxKustomizationText, type ReadKind } from '../render/kustomize';
-import { syntheticFiles } from '../render/baseFiles';
+import { sameMap, syntheticFiles } from '../render/baseFiles';
 import type { SourceView } from '../core/model/view';
 import type { RenderOptions } from '../render/types';
 import type { BuildCache } from './buildCache';
@@ -287,7 +287,7 @@ export class Refiner {
     this.early.delete(key);
     // Started from the last model for the same key (so the same spec and substituted values), the
     // same files and the same inferred ones: the build this one would be.
-    const taken = early && early.version === version && early.only === only && sameNode(early.node, node) && sameFiles(early.overrides, this.overrides);
+    const taken = early && early.version === version && early.only === only && sameNode(early.node, node) && sameMap(early.overrides, this.overrides);
     const recorded = taken ? await early.recorded : await renderKustomizationRecorded(model, node, { ...opts, revealSecretValues: false }, only);
     const timing: RenderTiming = { name: `${node.applied.namespace ?? 'default'}/${node.applied.name}`, reason: 'in-part', ...(taken ? { early: true } : {}), ...recorded.timing };
     this.renders.push(recorded.refused ? { ...timing, refused: recorded.refused } : timing);
@@ -361,10 +361,4 @@ function inPartPath(node: KustomizationNode, previous: LiveBuild, file: string):
 
 function sameNode(a: KustomizationNode, b: KustomizationNode): boolean {
   return a.applied.name === b.applied.name && a.applied.namespace === b.applied.namespace && a.source.kind === 'view' && b.source.kind === 'view' && a.source.view.key === b.source.view.key;
-}
-
-function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [k, v] of a) if (b.get(k) !== v) return false;
-  return true;
 }

@@ -135,7 +135,8 @@ function fromEntries(ws: Workspace, key: string, scope: string, overrides: Reado
   return { key, scope, files, tree: memTree(files, folders), budget, workspace: ws, version: ws.version, overrides, entries, dirs: folders };
 }
 
-function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+/** Whether two sets of inferred files (path → text) are the same. */
+export function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
   if (a.size !== b.size) return false;
   for (const [k, v] of a) if (b.get(k) !== v) return false;
   return true;
