@@ -251,16 +251,20 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
     async (instance): Promise<{ recorded?: Answer; failed?: Result<RenderResult, RenderError> }> => {
       const call = (args: Record<string, unknown>, files: MemFile[]) =>
         instance.call('kustomize', { dir: ks.path, reads: true, base: base.key, ...(only === undefined ? {} : { only }), ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
+      // The instance is sent what it lacks: nothing when it holds this set; the edit from the set it
+      // was edited from, together with the build (one request); else, once that is refused, the
+      // whole set and the build again.
+      const delta = heldBases.get(instance) === base.key ? undefined : base.delta;
+      let sendEdit = delta !== undefined && heldBases.get(instance) === delta.from;
+      let editSent = false;
+      let wholeSent = false;
       let recorded: Answer | undefined;
-      // An instance holding the set this one was edited from is sent the edit with the build: one
-      // request instead of three (a build answered needBase, the update, the build again).
-      const held = heldBases.get(instance);
-      const update = held !== base.key && held !== undefined && base.delta?.from === held ? base.delta : undefined;
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const answer =
-          attempt === 0 && update
-            ? await call({ update: { from: update.from, remove: update.remove, count: update.files.length } }, [...update.files, ...overlay])
-            : await call({}, overlay);
+      for (;;) {
+        const withEdit = sendEdit && delta ? delta : undefined;
+        const answer = withEdit
+          ? await call({ update: { from: withEdit.from, remove: withEdit.remove, count: withEdit.files.length } }, [...withEdit.files, ...overlay])
+          : await call({}, overlay);
+        editSent ||= withEdit !== undefined;
         if (!answer.ok) {
           heldBases.delete(instance);
           const failed = fromWasm(answer, label, 'kustomize build', base.budget.describe());
@@ -272,23 +276,20 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
           return { failed: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`) };
         }
         if (!recorded?.needBase) {
-          if (attempt === 0 && update) heldBases.set(instance, base.key);
+          heldBases.set(instance, base.key);
           break;
         }
-        // The instance does not hold this source's files yet: after an edit, it is sent what changed
-        // since the set it holds; else (a fresh instance, another source) the whole set.
         heldBases.delete(instance);
-        const delta = base.delta;
-        if (delta) {
-          const updated = await call({ from: delta.from, remove: delta.remove }, delta.files);
-          if (updated.ok && !(JSON.parse(updated.output) as { needBase?: boolean }).needBase) {
-            heldBases.set(instance, base.key);
-            continue;
-          }
+        if (delta && !editSent) {
+          sendEdit = true;
+          continue;
         }
+        if (wholeSent) break;
         const loaded = await call({ full: true }, base.files);
         if (!loaded.ok) return { failed: fail('build-failed', `${label}: ${loaded.message}`) };
         heldBases.set(instance, base.key);
+        wholeSent = true;
+        sendEdit = false;
       }
       return { recorded };
     },

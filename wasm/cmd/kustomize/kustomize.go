@@ -36,13 +36,10 @@ type kustomizeArgs struct {
 	// build only. An unknown base is answered with NeedBase, and the host sends the whole set.
 	Base string `json:"base"`
 	Full bool   `json:"full"`
-	// From updates the kept set named From into Base (an edit): the request holds the files that
-	// changed or appeared, Remove the paths that are gone; nothing is built.
-	From   string   `json:"from"`
-	Remove []string `json:"remove"`
-	// Update does what From and Remove do, then builds: its Count first files update the kept set
-	// named Update.From into Base, and the rest are laid over it for this build only. An edit's
-	// build then needs one request, not three (a build answered NeedBase, the update, the build again).
+	// Update turns the kept set named Update.From into Base (an edit), then builds: the request's
+	// Count first files are the ones that changed or appeared, Remove the paths that are gone, and
+	// the rest are laid over the set for this build only. An instance that does not hold
+	// Update.From answers NeedBase and changes nothing.
 	Update *baseUpdate `json:"update"`
 	// Only asks for the build redone in part for a change of this one file (partial.go): its
 	// answer holds the same objects for that file's resources as the whole build, or Refused.
@@ -110,16 +107,6 @@ func kustomizeBuild(raw json.RawMessage, files abi.Files) (string, error) {
 			return "", err
 		}
 		base.key, base.openAPI = args.Base, openAPI
-		b, err := json.Marshal(recordedBuild{OK: true})
-		return string(b), err
-	case args.From != "":
-		if args.From != base.key {
-			b, err := json.Marshal(recordedBuild{NeedBase: true})
-			return string(b), err
-		}
-		if err := updateBase(args.Base, files, args.Remove); err != nil {
-			return "", err
-		}
 		b, err := json.Marshal(recordedBuild{OK: true})
 		return string(b), err
 	case args.Update != nil:
