@@ -73,7 +73,8 @@ kustomize_workspace() {
 # Each module is keyed by the Go sources it is built from (its cmd/ folder and the shared ones), so a
 # change to one module does not recompile the other.
 module_key() {
-  { "$go_bin" version; cat scripts/build-wasm.sh wasm/go.mod wasm/go.sum
+  { "$go_bin" version; cat scripts/build-wasm.sh scripts/snapshot-wasm.ts wasm/go.mod wasm/go.sum \
+      src/engine/wasm/snapshot.ts src/engine/wasm/binary.ts src/engine/wasm/wasi.ts src/engine/wasm/protocol.ts
     find wasm/internal "wasm/cmd/$1" wasm/_overlay -name '*.go' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16
 }
 root_cache="${GITOPS_PREVIEW_CACHE:-$HOME/.cache/gitops-preview}/wasm"
@@ -84,7 +85,7 @@ for m in "${modules[@]}"; do
   key="$(module_key "$m")"
   keys+=("$m:$key")
   cache="$root_cache/$key"
-  [[ -s "$cache/$m.wasm" ]] && continue
+  [[ -s "$cache/$m.wasm" && -s "$cache/$m.snapshot" ]] && continue
   mkdir -p "$cache"
   start=$SECONDS
   tmp="$cache/.$m.wasm.$$"
@@ -97,7 +98,14 @@ for m in "${modules[@]}"; do
   (cd wasm && GOWORK="$work" GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 "$go_bin" build ${GO_BUILD_P:+-p "$GO_BUILD_P"} -trimpath -buildvcs=false \
     -buildmode=c-shared -ldflags='-s -w' -o "$tmp" "./cmd/$m")
   rm -rf "$cache/.work.$$"
-  mv -f "$tmp" "$cache/$m.wasm"
+  # The instance's set-up (Go's initialisation, and for kustomize the parse of kyaml's schema: the
+  # warm operation) is run here once, and its state written beside the module: each instance is laid
+  # from it instead of setting itself up (src/engine/wasm/snapshot.ts).
+  warm=()
+  [[ "$m" == kustomize ]] && warm=(warm)
+  node --import tsx scripts/snapshot-wasm.ts "$tmp" "$tmp.ready" "$cache/$m.snapshot" "${warm[@]}"
+  rm -f "$tmp"
+  mv -f "$tmp.ready" "$cache/$m.wasm"
   log "compiled $m.wasm ($(du -h "$cache/$m.wasm" | cut -f1)) in $((SECONDS - start))s"
 done
 
@@ -105,5 +113,6 @@ mkdir -p "$out"
 for m in "${modules[@]}"; do
   cache="$root_cache/$(module_key "$m")"
   cmp -s "$cache/$m.wasm" "$out/$m.wasm" 2>/dev/null || cp -f "$cache/$m.wasm" "$out/$m.wasm"
+  cmp -s "$cache/$m.snapshot" "$out/$m.snapshot" 2>/dev/null || cp -f "$cache/$m.snapshot" "$out/$m.snapshot"
 done
 printf '%s\n' "${keys[*]}" >"$out/KEY"

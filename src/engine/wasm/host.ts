@@ -9,7 +9,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { encodeRequest, withMemoryMaximum, type Answer, type FromWorker, type MemFile, type ToWorker } from './protocol';
+import { withMemoryMaximum } from './binary';
+import { encodeRequest, type Answer, type FromWorker, type MemFile, type ToWorker } from './protocol';
 
 export type WasmModuleName = 'kustomize' | 'helm';
 
@@ -43,6 +44,11 @@ export function wasmDir(): string {
   const bundled = path.join(__dirname, 'wasm');
   if (fs.existsSync(bundled)) return bundled;
   return path.resolve(__dirname, '..', '..', '..', 'dist', 'wasm');
+}
+
+/** The module's snapshot (./snapshot.ts), written beside it by scripts/build-wasm.sh. */
+export function snapshotFile(moduleFile: string): string {
+  return moduleFile.replace(/\.wasm$/, '') + '.snapshot';
 }
 
 function newWorker(): Worker {
@@ -117,6 +123,8 @@ export class WasmModule {
   private queue: Promise<unknown> = Promise.resolve();
   /** Instances started so far (a trap or a timeout makes the next call start another). */
   instances = 0;
+  /** Of those, the ones laid from the module's snapshot (./snapshot.ts) instead of set up. */
+  instancesFromSnapshot = 0;
   /** Linear memory of the instance after its last call, in bytes. */
   memoryBytes = 0;
 
@@ -273,13 +281,23 @@ export class WasmModule {
     live.ready = new Promise<void>((resolve, reject) => {
       live.pending = (msg) => {
         live.pending = undefined;
-        if (msg.type === 'ready') resolve();
+        if (msg.type === 'ready') {
+          if (msg.fromSnapshot) this.instancesFromSnapshot++;
+          resolve();
+        }
         else reject(new Error(msg.type === 'trap' ? msg.message : `the worker exited (${msg.type === 'exit' ? msg.code : ''})`));
       };
     });
     // A prestarted instance may fail to start before any call waits for it; the next call reads the failure.
     live.ready.catch(() => undefined);
-    const init: ToWorker = { type: 'init', module, maxMemoryBytes: this.maxMemoryBytes, memoryLimitBytes: this.memoryLimitBytes, warmOp };
+    const init: ToWorker = {
+      type: 'init',
+      module,
+      maxMemoryBytes: this.maxMemoryBytes,
+      memoryLimitBytes: this.memoryLimitBytes,
+      warmOp,
+      snapshot: snapshotFile(this.file),
+    };
     worker.postMessage(init);
     live.exited = exited;
     return live;

@@ -28,6 +28,8 @@ export type ToWorker =
       memoryLimitBytes: number;
       /** An operation (no arguments, no files) the instance runs before it says it is ready, e.g. to set itself up. */
       warmOp?: string;
+      /** The module's snapshot (./snapshot.ts), taken after its warmOp: laid into the instance instead of its set-up when it is of this module. */
+      snapshot?: string;
     }
   | { type: 'call'; request: Uint8Array };
 
@@ -37,7 +39,8 @@ export type ToWorker =
  */
 export type FromWorker =
   | { type: 'compiled'; module: WebAssembly.Module }
-  | { type: 'ready' }
+  /** `fromSnapshot`: the instance was laid from the module's snapshot instead of set up. */
+  | { type: 'ready'; fromSnapshot: boolean }
   | { type: 'answer'; text: string; memoryBytes: number }
   | { type: 'trap'; message: string };
 
@@ -55,60 +58,5 @@ export function encodeRequest(op: string, args: unknown, files: readonly MemFile
     out.set(b, off);
     off += b.byteLength;
   }
-  return out;
-}
-
-/**
- * Gives the module's memory a maximum (wasm memory section limits), which Go's runtime otherwise
- * grows without bound: past it, allocation fails inside the module, which traps, and the host
- * starts a fresh instance. Returns a new module image; the input is not changed.
- */
-export function withMemoryMaximum(image: Uint8Array, maxBytes: number): Uint8Array {
-  const maxPages = Math.max(1, Math.floor(maxBytes / 65536));
-  let pos = 8;
-  while (pos < image.length) {
-    const id = image[pos];
-    const [size, sizeLen] = readLeb(image, pos + 1);
-    const body = pos + 1 + sizeLen;
-    if (id === 5) {
-      const [count, countLen] = readLeb(image, body);
-      if (count !== 1) return image;
-      const flagsAt = body + countLen;
-      const flags = image[flagsAt];
-      if (flags !== 0 && flags !== 1) return image;
-      const [min] = readLeb(image, flagsAt + 1);
-      const newBody = [...leb(1), 1, ...leb(min), ...leb(Math.max(maxPages, min))];
-      const section = [5, ...leb(newBody.length), ...newBody];
-      const out = new Uint8Array(image.length - (body + size - pos) + section.length);
-      out.set(image.subarray(0, pos), 0);
-      out.set(section, pos);
-      out.set(image.subarray(body + size), pos + section.length);
-      return out;
-    }
-    pos = body + size;
-  }
-  return image;
-}
-
-function readLeb(b: Uint8Array, at: number): [number, number] {
-  let result = 0;
-  let shift = 0;
-  let i = at;
-  for (;;) {
-    const byte = b[i++];
-    result += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if ((byte & 0x80) === 0) return [result, i - at];
-  }
-}
-
-function leb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
   return out;
 }

@@ -20,7 +20,8 @@ const EINVAL = 28;
 const ENOTSUP = 58;
 
 const CLOCK_REALTIME = 0;
-const MONOTONIC = 1;
+/** WASI's monotonic clock id. */
+export const MONOTONIC = 1;
 const FILETYPE_CHARACTER_DEVICE = 2;
 const EVENTTYPE_CLOCK = 0;
 const SUBSCRIPTION_CLOCK_ABSTIME = 1;
@@ -46,6 +47,8 @@ export class Wasi {
   private readonly args: Uint8Array[];
   private readonly env: Uint8Array[];
   private readonly sleeper = new Int32Array(new SharedArrayBuffer(4));
+  /** Added to the host's monotonic clock: an instance laid from a snapshot sees it go on from where it was taken. */
+  private monotonicOffset = 0n;
 
   constructor(private readonly options: WasiOptions) {
     const enc = new TextEncoder();
@@ -61,7 +64,7 @@ export class Wasi {
       environ_sizes_get: (count: number, size: number) => this.sizes(this.env, count, size),
       environ_get: (ptrs: number, buf: number) => this.strings(this.env, ptrs, buf),
       clock_time_get: (id: number, _precision: bigint, out: number) => {
-        this.view().setBigUint64(out, now(id), true);
+        this.view().setBigUint64(out, this.now(id), true);
         return ESUCCESS;
       },
       random_get: (buf: number, len: number) => {
@@ -107,6 +110,23 @@ export class Wasi {
     const exports = instance.exports as { memory: WebAssembly.Memory; _initialize?: () => void };
     this.memory = exports.memory;
     exports._initialize?.();
+  }
+
+  /**
+   * For an instance whose memory and globals were laid from a snapshot (./snapshot.ts) instead of
+   * initialised: its monotonic clock goes on from `monotonicNs`, the clock's reading when the
+   * snapshot was taken, so the runtime's timers and start time stay in the past whatever the
+   * host's clock reads (another process, another machine).
+   */
+  resume(memory: WebAssembly.Memory, monotonicNs: bigint): void {
+    this.memory = memory;
+    this.monotonicOffset = 0n;
+    this.monotonicOffset = monotonicNs + 1_000_000n - this.now(MONOTONIC);
+  }
+
+  /** The clock with id `id` as the module sees it. */
+  now(id: number): bigint {
+    return id === CLOCK_REALTIME ? hostNow(id) : hostNow(id) + this.monotonicOffset;
   }
 
   private view(): DataView {
@@ -175,7 +195,7 @@ export class Wasi {
       const timeout = v.getBigUint64(s + 24, true);
       const absolute = (v.getUint16(s + 40, true) & SUBSCRIPTION_CLOCK_ABSTIME) !== 0;
       // Deadlines on the monotonic clock, whichever clock the subscription names.
-      clocks.push({ userdata, at: now(MONOTONIC) + (absolute ? timeout - now(id) : timeout) });
+      clocks.push({ userdata, at: this.now(MONOTONIC) + (absolute ? timeout - this.now(id) : timeout) });
     }
     let n = 0;
     const write = (userdata: bigint, error: number, type: number) => {
@@ -187,9 +207,9 @@ export class Wasi {
     };
     if (clocks.length) {
       const earliest = clocks.reduce((a, c) => (c.at < a ? c.at : a), clocks[0].at);
-      const waitMs = Number(earliest - now(MONOTONIC)) / 1e6;
+      const waitMs = Number(earliest - this.now(MONOTONIC)) / 1e6;
       if (waitMs > 0) Atomics.wait(this.sleeper, 0, 0, waitMs);
-      const t = now(MONOTONIC);
+      const t = this.now(MONOTONIC);
       for (const c of clocks) if (c.at <= t) write(c.userdata, ESUCCESS, EVENTTYPE_CLOCK);
     }
     // Subscriptions to descriptors: none exist here.
@@ -204,7 +224,7 @@ function isStdio(fd: number): boolean {
 }
 
 /** Nanoseconds of a WASI clock: the realtime clock, or a monotonic one for every other id. */
-function now(id: number): bigint {
+function hostNow(id: number): bigint {
   if (id === CLOCK_REALTIME) return BigInt(Date.now()) * 1_000_000n;
   return process.hrtime.bigint();
 }

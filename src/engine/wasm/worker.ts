@@ -8,7 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { encodeRequest, withMemoryMaximum, type FromWorker, type ToWorker } from './protocol';
+import { withMemoryMaximum } from './binary';
+import { encodeRequest, type FromWorker, type ToWorker } from './protocol';
+import { INSTANCE_WASI, restoreSnapshot } from './snapshot';
 import { Wasi, WasiExit } from './wasi';
 
 interface Exports {
@@ -70,7 +72,7 @@ function post(msg: FromWorker): void {
   parentPort!.postMessage(msg);
 }
 
-async function init(msg: Extract<ToWorker, { type: 'init' }>): Promise<void> {
+async function init(msg: Extract<ToWorker, { type: 'init' }>): Promise<boolean> {
   let module: WebAssembly.Module;
   if (msg.module instanceof WebAssembly.Module) module = msg.module;
   else {
@@ -80,20 +82,20 @@ async function init(msg: Extract<ToWorker, { type: 'init' }>): Promise<void> {
     post({ type: 'compiled', module });
   }
   log = new ModuleLog();
-  // klog's init reads os.Args[0], so the program needs a name. GOGC=200: on bjw-s-labs-home-ops' 94
-  // builds, 30% less build time than Go's default and a smaller peak (the collector runs half as
-  // often; the memory limit below still caps the heap).
-  const wasi = new Wasi({ args: ['gitops-preview'], env: { GOGC: '200' }, outputFd: log.fd });
+  const wasi = new Wasi({ ...INSTANCE_WASI, outputFd: log.fd });
   const instance = await WebAssembly.instantiate(module, wasi.imports());
-  wasi.initialize(instance);
+  // Laid from the module's snapshot, set up already (warmOp included); else set up here.
+  const restored = msg.snapshot !== undefined && restoreSnapshot(msg.snapshot, module, instance, wasi);
+  if (!restored) wasi.initialize(instance);
   exports = instance.exports as unknown as Exports;
   // Go's collector works harder as the heap nears this soft limit (below the hard maximum) instead
   // of growing the linear memory, which never shrinks.
   exports.set_memory_limit(BigInt(Math.floor(msg.memoryLimitBytes)));
-  if (msg.warmOp) {
+  if (msg.warmOp && !restored) {
     call(encodeRequest(msg.warmOp, {}, []));
     log.clear();
   }
+  return restored;
 }
 
 function call(request: Uint8Array): { text: string; memoryBytes: number } {
@@ -135,7 +137,7 @@ function trapped(err: unknown): never {
 parentPort!.on('message', (msg: ToWorker) => {
   if (msg.type === 'init') {
     init(msg).then(
-      () => post({ type: 'ready' }),
+      (fromSnapshot) => post({ type: 'ready', fromSnapshot }),
       (err: unknown) => post({ type: 'trap', message: `could not start the module: ${(err as Error).message}` }),
     );
     return;

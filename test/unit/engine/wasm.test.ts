@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { WasmModule, wasmDir } from '../../../src/engine/wasm/host';
-import { withMemoryMaximum, type MemFile } from '../../../src/engine/wasm/protocol';
+import { withMemoryMaximum } from '../../../src/engine/wasm/binary';
+import type { MemFile } from '../../../src/engine/wasm/protocol';
 import { parse as parseYaml } from 'yaml';
 
 const kustomizeFile = path.join(wasmDir(), 'kustomize.wasm');
