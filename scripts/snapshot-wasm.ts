@@ -1,5 +1,6 @@
 /**
- * Makes a module of wasm/ ready for snapshots and takes its snapshot (src/engine/wasm/snapshot.ts):
+ * Makes a module of wasm/ ready for snapshots (and gives it the host's default memory maximum) and
+ * takes its snapshot (src/engine/wasm/snapshot.ts):
  * an instance is initialised and runs the set-up operations named, as the engine's worker would,
  * and its memory and globals are written beside the module. scripts/build-wasm.sh runs it.
  *
@@ -8,6 +9,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { withMemoryMaximum } from '../src/engine/wasm/binary';
+import { DEFAULT_MAX_MEMORY_BYTES } from '../src/engine/wasm/host';
 import { encodeRequest } from '../src/engine/wasm/protocol';
 import { INSTANCE_WASI, snapshotReady, takeSnapshot } from '../src/engine/wasm/snapshot';
 import { Wasi } from '../src/engine/wasm/wasi';
@@ -22,7 +25,8 @@ interface Exports {
 async function main(): Promise<void> {
   const [input, outModule, outSnapshot, ...ops] = process.argv.slice(2);
   if (!input || !outModule || !outSnapshot) throw new Error('usage: snapshot-wasm.ts <built.wasm> <out.wasm> <out.snapshot> [operation...]');
-  const image = snapshotReady(fs.readFileSync(input));
+  // With the host's default memory maximum already, so the host need not copy the image to set it.
+  const image = snapshotReady(withMemoryMaximum(fs.readFileSync(input), DEFAULT_MAX_MEMORY_BYTES));
   const module = await WebAssembly.compile(image);
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'snapshot-wasm-')), 'log');
   const logFd = fs.openSync(logFile, 'a+');

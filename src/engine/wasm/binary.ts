@@ -42,7 +42,7 @@ function replaceSection(image: Uint8Array, s: Section, content: readonly number[
 /**
  * Gives the module's memory a maximum (wasm memory section limits), which Go's runtime otherwise
  * grows without bound: past it, allocation fails inside the module, which traps, and the host
- * starts a fresh instance.
+ * starts a fresh instance. Returns `image` itself when its maximum is that already.
  */
 export function withMemoryMaximum(image: Uint8Array, maxBytes: number): Uint8Array {
   const maxPages = Math.max(1, Math.floor(maxBytes / 65536));
@@ -53,8 +53,12 @@ export function withMemoryMaximum(image: Uint8Array, maxBytes: number): Uint8Arr
     const flagsAt = s.body + countLen;
     const flags = image[flagsAt];
     if (flags !== 0 && flags !== 1) return image;
-    const [min] = readLeb(image, flagsAt + 1);
-    return replaceSection(image, s, [...leb(1), 1, ...leb(min), ...leb(Math.max(maxPages, min))]);
+    const [min, minLen] = readLeb(image, flagsAt + 1);
+    const max = Math.max(maxPages, min);
+    // Already so (scripts/snapshot-wasm.ts gives the built modules the default maximum): the image
+    // is taken as it is, sparing a copy of tens of MB.
+    if (flags === 1 && readLeb(image, flagsAt + 1 + minLen)[0] === max) return image;
+    return replaceSection(image, s, [...leb(1), 1, ...leb(min), ...leb(max)]);
   }
   return image;
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { WasmModule, wasmDir } from '../../../src/engine/wasm/host';
+import { DEFAULT_MAX_MEMORY_BYTES, WasmModule, wasmDir } from '../../../src/engine/wasm/host';
 import { withMemoryMaximum } from '../../../src/engine/wasm/binary';
 import type { MemFile } from '../../../src/engine/wasm/protocol';
 import { parse as parseYaml } from 'yaml';
@@ -180,6 +180,12 @@ test('withMemoryMaximum sets the maximum of the memory section and keeps the res
   const plain = Uint8Array.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 5, 3, 1, 0, 2]);
   const capped = withMemoryMaximum(plain, 16 * 65536);
   assert.deepEqual([...capped], [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 5, 4, 1, 1, 2, 16]);
+  // The same maximum again: the image itself, not a copy; another one: changed.
+  assert.equal(withMemoryMaximum(capped, 16 * 65536), capped);
+  assert.deepEqual([...withMemoryMaximum(capped, 32 * 65536)], [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 5, 4, 1, 1, 2, 32]);
+  // The built modules carry the host's default maximum, so the host compiles the file's bytes as read.
+  const built = fs.readFileSync(kustomizeFile);
+  assert.equal(withMemoryMaximum(built, DEFAULT_MAX_MEMORY_BYTES), built);
 });
 
 test('a recorded build answers each resource as JSON, with kustomize\'s YAML only where substitution could apply', async () => {
