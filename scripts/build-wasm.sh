@@ -55,10 +55,12 @@ kustomize_workspace() {
   sed -i 's/^func (t \*TransformerConfig) Merge(input \*TransformerConfig) ($/func (t *TransformerConfig) mergeFieldSpecs(input *TransformerConfig) (/' "$tc"
   grep -q '^func (t \*TransformerConfig) mergeFieldSpecs(' "$tc" \
     || { log "ERROR: kustomize api $version has no TransformerConfig.Merge in internal/plugins/builtinconfig/transformerconfig.go to rename"; exit 1; }
-  # YAML converted to JSON is kept by text (internal/yamljson): kustomization files, JSON 6902 patches.
+  # YAML converted to JSON is kept by text (internal/yamljson): kustomization files, JSON 6902 patches...
   redirect_yaml_to_json "$gen/kustomize-api/types/kustomization.go" 'j, err := yaml.YAMLToJSON(y)' 'j, err := yamljson.Convert(y, yaml.YAMLToJSON)'
   redirect_yaml_to_json "$gen/kustomize-api/internal/builtins/PatchTransformer.go" 'jsonOps, err := yaml.YAMLToJSON(in)' 'jsonOps, err := yamljson.Convert(in, yaml.YAMLToJSON)'
   redirect_yaml_to_json "$gen/kustomize-api/filters/patchjson6902/patchjson6902.go" 'p, err := k8syaml.YAMLToJSON([]byte(patch))' 'p, err := yamljson.Convert([]byte(patch), k8syaml.YAMLToJSON)'
+  # ...and the YAML a built-in plugin is configured with, by its JSON.
+  redirect_yaml_to_json "$gen/kustomize-api/internal/target/kusttarget.go" 'y, err = yaml.Marshal(c)' 'y, err = yamljson.MarshalYAML(c, yaml.JSONToYAML)'
   mkdir -p "$gen/kustomize-api/internal/yamljson"
   cp wasm/_overlay/kustomize-api/internal/yamljson/*.go "$gen/kustomize-api/internal/yamljson/"
   cp wasm/_overlay/kustomize-api/internal/target/*.go "$gen/kustomize-api/internal/target/"
