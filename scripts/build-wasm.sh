@@ -19,10 +19,11 @@ go_bin="$(command -v go || true)"
 modules=(kustomize helm)
 
 # The kustomize module is compiled against a patched copy of kustomize's api module: files added
-# (wasm/_overlay/kustomize-api) and three places redirected to them: in internal/target/multitransformer.go,
+# (wasm/_overlay/kustomize-api) and places redirected to them: in internal/target/multitransformer.go,
 # so transformer annotations that the build removes at its end are not recorded; in
 # resource/factory.go, so a long-lived instance parses a file's text once; TransformerConfig.Merge in
-# internal/plugins/builtinconfig, so merges of equal configurations are answered once (docs/fidelity.md). The copy is
+# internal/plugins/builtinconfig, so merges of equal configurations are answered once; four YAML/JSON
+# conversions, kept by text (internal/yamljson; docs/fidelity.md lists them all). The copy is
 # made here from the module cache and used through a Go workspace file (go build -overlay may not
 # replace files of the module cache); a kustomize version without those calls stops the build.
 # Replaces the one line `from` of a copied kustomize file by `to` (a call of internal/yamljson) and
