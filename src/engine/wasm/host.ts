@@ -125,6 +125,8 @@ export class WasmModule {
   instances = 0;
   /** Of those, the ones laid from the module's snapshot (./snapshot.ts) instead of set up. */
   instancesFromSnapshot = 0;
+  /** Why the last instance could not be laid from the snapshot beside the module (then it was set up). */
+  snapshotProblem: string | undefined;
   /** Linear memory of the instance after its last call, in bytes. */
   memoryBytes = 0;
 
@@ -283,6 +285,10 @@ export class WasmModule {
         live.pending = undefined;
         if (msg.type === 'ready') {
           if (msg.fromSnapshot) this.instancesFromSnapshot++;
+          if (msg.snapshotProblem && msg.snapshotProblem !== this.snapshotProblem) {
+            console.warn(`gitops-preview: ${this.name}'s snapshot could not be used (${msg.snapshotProblem}); its instances set themselves up instead, which is slower. \`bash scripts/build-wasm.sh\` writes it again.`);
+          }
+          this.snapshotProblem = msg.snapshotProblem;
           resolve();
         }
         else reject(new Error(msg.type === 'trap' ? msg.message : `the worker exited (${msg.type === 'exit' ? msg.code : ''})`));

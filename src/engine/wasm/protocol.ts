@@ -39,8 +39,11 @@ export type ToWorker =
  */
 export type FromWorker =
   | { type: 'compiled'; module: WebAssembly.Module }
-  /** `fromSnapshot`: the instance was laid from the module's snapshot instead of set up. */
-  | { type: 'ready'; fromSnapshot: boolean }
+  /**
+   * `fromSnapshot`: the instance was laid from the module's snapshot instead of set up;
+   * `snapshotProblem`: why the snapshot could not be laid (a damaged file), the instance set up instead.
+   */
+  | { type: 'ready'; fromSnapshot: boolean; snapshotProblem?: string }
   | { type: 'answer'; text: string; memoryBytes: number }
   | { type: 'trap'; message: string };
 

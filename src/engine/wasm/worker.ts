@@ -72,7 +72,7 @@ function post(msg: FromWorker): void {
   parentPort!.postMessage(msg);
 }
 
-async function init(msg: Extract<ToWorker, { type: 'init' }>): Promise<boolean> {
+async function init(msg: Extract<ToWorker, { type: 'init' }>): Promise<{ fromSnapshot: boolean; snapshotProblem?: string }> {
   let module: WebAssembly.Module;
   if (msg.module instanceof WebAssembly.Module) module = msg.module;
   else {
@@ -82,10 +82,19 @@ async function init(msg: Extract<ToWorker, { type: 'init' }>): Promise<boolean> 
     post({ type: 'compiled', module });
   }
   log = new ModuleLog();
-  const wasi = new Wasi({ ...INSTANCE_WASI, outputFd: log.fd });
-  const instance = await WebAssembly.instantiate(module, wasi.imports());
-  // Laid from the module's snapshot, set up already (warmOp included); else set up here.
-  const restored = msg.snapshot !== undefined && restoreSnapshot(msg.snapshot, module, instance, wasi);
+  let wasi = new Wasi({ ...INSTANCE_WASI, outputFd: log.fd });
+  let instance = await WebAssembly.instantiate(module, wasi.imports());
+  // Laid from the module's snapshot, set up already (warmOp included); else set up here. A damaged
+  // snapshot may have been laid in part: a fresh instance is set up instead, and the host told why.
+  let restored = false;
+  let snapshotProblem: string | undefined;
+  try {
+    restored = msg.snapshot !== undefined && restoreSnapshot(msg.snapshot, module, instance, wasi);
+  } catch (err) {
+    snapshotProblem = (err as Error).message;
+    wasi = new Wasi({ ...INSTANCE_WASI, outputFd: log.fd });
+    instance = await WebAssembly.instantiate(module, wasi.imports());
+  }
   if (!restored) wasi.initialize(instance);
   exports = instance.exports as unknown as Exports;
   // Go's collector works harder as the heap nears this soft limit (below the hard maximum) instead
@@ -95,7 +104,7 @@ async function init(msg: Extract<ToWorker, { type: 'init' }>): Promise<boolean> 
     call(encodeRequest(msg.warmOp, {}, []));
     log.clear();
   }
-  return restored;
+  return { fromSnapshot: restored, snapshotProblem };
 }
 
 function call(request: Uint8Array): { text: string; memoryBytes: number } {
@@ -137,7 +146,7 @@ function trapped(err: unknown): never {
 parentPort!.on('message', (msg: ToWorker) => {
   if (msg.type === 'init') {
     init(msg).then(
-      (fromSnapshot) => post({ type: 'ready', fromSnapshot }),
+      (started) => post({ type: 'ready', ...started }),
       (err: unknown) => post({ type: 'trap', message: `could not start the module: ${(err as Error).message}` }),
     );
     return;

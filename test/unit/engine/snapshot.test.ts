@@ -152,6 +152,31 @@ test('the host lays its instances from the snapshot, and sets them up without on
   }
 });
 
+test('an instance whose snapshot is damaged is set up instead, and the host says why', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snapshot-test-'));
+  const file = path.join(dir, 'kustomize.wasm');
+  fs.copyFileSync(kustomizeFile, file);
+  // Cut past its header: the pages are read into the instance before the end is found missing.
+  fs.writeFileSync(snapshotFile(file), fs.readFileSync(snapshotFile(kustomizeFile)).subarray(0, 8 * 1024 * 1024));
+  const m = new WasmModule('kustomize', file);
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (text: string) => warnings.push(text);
+  try {
+    const r = await m.call('kustomize', { dir: 'app' }, app);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.match(r.output, /namespace: demo/);
+    assert.deepEqual([m.instances, m.instancesFromSnapshot], [1, 0]);
+    assert.match(m.snapshotProblem ?? '', /kustomize\.snapshot is cut short/);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /kustomize's snapshot could not be used \(.*cut short\)/);
+  } finally {
+    console.warn = warn;
+    await m.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('every global of the module is exported under its index, with its type read from the global section', async () => {
   const image = fs.readFileSync(kustomizeFile);
   const types = definedGlobals(image);
