@@ -124,8 +124,24 @@ export function restoreSnapshot(file: string, module: WebAssembly.Module, instan
     const headerLength = head.readUInt32LE(MAGIC.length);
     const headerBytes = Buffer.alloc(headerLength);
     if (fs.readSync(fd, headerBytes, 0, headerLength, head.length) !== headerLength) throw new Error(`${file} is cut short`);
-    const header = JSON.parse(headerBytes.toString('utf8')) as Header;
+    let header: Header;
+    try {
+      header = JSON.parse(headerBytes.toString('utf8')) as Header;
+    } catch {
+      throw new Error(`${file} is damaged (its header is not JSON)`);
+    }
     if (header.id !== id) return false;
+    const pages = header.memoryBytes / PAGE;
+    const globals = definedGlobalExports(instance);
+    if (
+      !Number.isInteger(pages) ||
+      !Array.isArray(header.runs) ||
+      header.runs.some(([first, count], i) => !Number.isInteger(first) || !(count > 0) || first + count > pages || (i > 0 && first < header.runs[i - 1][0] + header.runs[i - 1][1])) ||
+      !Array.isArray(header.globals) ||
+      header.globals.length !== globals
+    ) {
+      throw new Error(`${file} is damaged (its header does not fit the module)`);
+    }
     const exports = instance.exports as Record<string, Global | Memory>;
     const memory = exports.memory as Memory;
     const initialBytes = memory.buffer.byteLength;
@@ -152,6 +168,14 @@ export function restoreSnapshot(file: string, module: WebAssembly.Module, instan
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** How many globals the instance exports under globalExportName (all the module defines, for a module made by snapshotReady). */
+function definedGlobalExports(instance: WebAssembly.Instance): number {
+  const exports = instance.exports as Record<string, unknown>;
+  let n = 0;
+  while (globalExportName(n) in exports) n++;
+  return n;
 }
 
 function isZero(bytes: Uint8Array): boolean {

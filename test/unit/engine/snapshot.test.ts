@@ -123,6 +123,24 @@ test('a snapshot of another module, a missing one and a damaged one are never la
     const cut = path.join(dir, 'cut.snapshot');
     fs.writeFileSync(cut, fs.readFileSync(snapshot).subarray(0, 4 * 1024 * 1024));
     assert.throws(() => restoreSnapshot(cut, module, m.instance, m.wasi), /cut\.snapshot is cut short/);
+    // A header of this module's id whose pages fall outside its memory, or whose globals are not the module's.
+    const real = fs.readFileSync(snapshot);
+    const headerLength = real.readUInt32LE(8);
+    const header = JSON.parse(real.subarray(12, 12 + headerLength).toString('utf8')) as { runs: [number, number][]; globals: unknown[]; memoryBytes: number };
+    const forged = (change: (h: typeof header) => void) => {
+      const h = structuredClone(header);
+      change(h);
+      const bytes = Buffer.from(JSON.stringify(h));
+      const size = Buffer.alloc(4);
+      size.writeUInt32LE(bytes.length);
+      const file = path.join(dir, 'forged.snapshot');
+      fs.writeFileSync(file, Buffer.concat([real.subarray(0, 8), size, bytes, real.subarray(12 + headerLength)]));
+      return file;
+    };
+    for (const change of [(h: typeof header) => h.runs.push([h.memoryBytes / 65536, 1]), (h: typeof header) => h.globals.pop(), (h: typeof header) => (h.memoryBytes += 1)]) {
+      const f = await instantiate(module);
+      assert.throws(() => restoreSnapshot(forged(change), module, f.instance, f.wasi), /forged\.snapshot is damaged \(its header does not fit the module\)/);
+    }
     const junk = path.join(dir, 'junk.snapshot');
     fs.writeFileSync(junk, 'apiVersion: v1\n');
     const j = await instantiate(module);
