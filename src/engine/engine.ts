@@ -404,7 +404,13 @@ export class Engine {
     render: async (params, signal) => {
       const node = this.node(params.target);
       if (!node) return { ok: false, error: { kind: 'not-found', message: `${params.target.kind} ${params.target.namespace}/${params.target.name} is not in cluster '${params.target.cluster}' of ${params.target.root}` } };
-      const model = this.folderOf(params.target.root)!.model();
+      const folder = this.folderOf(params.target.root)!;
+      // The open (or the last edit) built it already, with these options: no second build.
+      if (node.kind === 'Kustomization' && !params.revealSecretValues && (params.strictSubstitution ?? true)) {
+        const refined = folder.refinedRender(node);
+        if (refined) return { ok: true, value: refined };
+      }
+      const model = folder.model();
       const opts: RenderOptions = {
         allowProcesses: params.allowProcesses,
         helmBin: params.helmBin,

@@ -4,10 +4,10 @@
  */
 import { checkModel, type Diagnostic } from '../core/checks/index';
 import { buildDependencyGraph, type DependencyGraph } from '../core/graph/index';
-import type { BuildOptions, RepoModel } from '../core/model/graph';
+import type { BuildOptions, KustomizationNode, RepoModel } from '../core/model/graph';
 import { Repo } from '../core/repo';
 import type { WorkspaceHost } from '../core/workspace/host';
-import type { RenderOptions } from '../render/types';
+import type { RenderOptions, RenderResult } from '../render/types';
 import type { BuildCache } from './buildCache';
 import type { EngineDiagnostic, FileDiagnostics } from './protocol';
 import { Refiner, type RefineResult } from './refine';
@@ -54,6 +54,18 @@ export class Folder {
   /** Renders the Kustomization builds the model lacks, rebuilding it until none is pending. */
   async refine(opts: RenderOptions): Promise<RefineResult | undefined> {
     return this.refiner?.refine(this.repo, opts);
+  }
+
+  /**
+   * `node`'s render (of this folder's current model) from the refinement's build of it, when the
+   * model holds a whole build of this session: as `renderKustomization` with the refinement's
+   * options (allowProcesses false, secret values masked, strict substitution) would give it. A copy.
+   */
+  refinedRender(node: KustomizationNode): RenderResult | undefined {
+    const slot = this.model().builds.find((s) => s.node === node);
+    if (slot?.state !== 'built') return undefined;
+    const rendered = this.refiner?.rendered(slot.key);
+    return rendered && structuredClone(rendered);
   }
 
   /** Holds anything Flux applies or could apply: only such folders get a tree. */

@@ -13,7 +13,7 @@ import type { Workspace } from '../core/workspace/workspace';
 import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, warmKustomizeInstances, type FluxKustomizationText, type ReadKind } from '../render/kustomize';
 import { sameMap, syntheticFiles } from '../render/baseFiles';
 import type { SourceView } from '../core/model/view';
-import type { RenderOptions } from '../render/types';
+import type { RenderOptions, RenderResult } from '../render/types';
 import type { BuildCache } from './buildCache';
 import type { RenderTiming } from './protocol';
 import { fileDigest, readDigests, readsHold, watchedPaths, type SourceState } from './buildReads';
@@ -35,6 +35,12 @@ interface LiveBuild {
   readonly anyChange: boolean;
   /** What the build read (source paths) and the kustomization Flux generated for it. */
   readonly recorded?: { readonly reads: Readonly<Record<string, ReadKind>>; readonly generated: FluxKustomizationText };
+  /**
+   * The whole build's render, warnings included, as `renderKustomization` gives it with the
+   * refinement's options: a render request may take it instead of building again. Absent for a build
+   * redone in part or taken from the persisted cache.
+   */
+  readonly rendered?: RenderResult;
 }
 
 /** Render failures that are the build's own, as Flux would report them (others: it cannot be built here). */
@@ -239,8 +245,17 @@ export class Refiner {
     const view = node.source.view;
     const state: SourceState = { ws: this.ws, view, overrides: this.overrides, generated: recorded.generated };
     const watched = watchedPaths(view, recorded.reads);
-    this.live.set(key, { build, files: watched.files, dirs: watched.dirs, anyChange: false, recorded: { reads: recorded.reads, generated: recorded.generated } });
+    this.live.set(key, { build, files: watched.files, dirs: watched.dirs, anyChange: false, recorded: { reads: recorded.reads, generated: recorded.generated }, ...(r.ok ? { rendered: r.value } : {}) });
     this.cache.set(key, { reads: readDigests(state, recorded.reads), value: { build, reads: recorded.reads } });
+  }
+
+  /**
+   * The render of the build the model holds under `key`, when it is a whole build of this session
+   * still current: what `renderKustomization` would answer with the refinement's options (secret
+   * values masked, strict substitution), without building again.
+   */
+  rendered(key: string): RenderResult | undefined {
+    return this.live.get(key)?.rendered;
   }
 
   /**
@@ -304,7 +319,7 @@ export class Refiner {
     this.stale.delete(key);
     const build: KustomizationBuild = { ok: true, objects };
     const { reads, generated } = last;
-    this.live.set(key, { ...previous, build, recorded: { reads, generated } });
+    this.live.set(key, { ...previous, build, recorded: { reads, generated }, rendered: undefined });
     const state: SourceState = { ws: this.ws, view, overrides: this.overrides, generated };
     this.cache.set(key, { reads: readDigests(state, reads), value: { build, reads } });
     return true;

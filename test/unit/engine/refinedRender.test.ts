@@ -1,0 +1,99 @@
+/**
+ * A render request for a Kustomization the open (or an edit) built already is answered from that
+ * build, with what a new build would give; other options, and builds redone in part, build again.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { Engine } from '../../../src/engine/engine';
+import { memoryHost } from '../../../src/core/workspace/host';
+import { wasmModule } from '../../../src/engine/wasm/pool';
+import { renderKustomization } from '../../../src/render/index';
+import { targetNodes } from '../../../src/engine/targets';
+import type { KustomizationNode } from '../../../src/core/model/graph';
+import type { TargetRef } from '../../../src/engine/protocol';
+import { fluxRepo } from './fixture';
+
+const ROOT = '/repo';
+
+/** Counts the kustomize module's leases (every build takes one) while `run` runs. */
+async function builds<T>(run: () => Promise<T>): Promise<{ value: T; builds: number }> {
+  const pool = wasmModule('kustomize');
+  const lease = pool.lease;
+  let n = 0;
+  pool.lease = function (this: typeof pool, ...args: Parameters<typeof lease>) {
+    n++;
+    return lease.apply(this, args);
+  } as typeof lease;
+  try {
+    return { value: await run(), builds: n };
+  } finally {
+    pool.lease = lease;
+  }
+}
+
+test('a render after the open takes the refinement\'s build, equal to a new build; other options build again', async () => {
+  const files = fluxRepo();
+  const engine = new Engine({ host: memoryHost(ROOT, files), debounceMs: 0, builds: true, buildOptions: () => ({ sha256: (s) => createHash('sha256').update(s).digest('hex') }) });
+  try {
+    engine.open([ROOT]);
+    await engine.refined();
+    const targets = (await engine.request('targets', { root: ROOT, includeInferred: true })).filter((t) => t.kind === 'Kustomization');
+    assert.ok(targets.length >= 3, targets.map((t) => t.name).join(', '));
+    const model = engine.models()[0];
+    const node = (t: TargetRef) => targetNodes(model, ROOT, true).find((n) => n.ref.name === t.name && n.ref.namespace === t.namespace)!.node as KustomizationNode;
+    for (const target of targets) {
+      const taken = await builds(() => engine.request('render', { target, allowProcesses: false }));
+      assert.equal(taken.builds, 0, `${target.name}: answered from the open's build`);
+      const fresh = await renderKustomization(model, node(target), { allowProcesses: false });
+      assert.deepEqual(taken.value, fresh, target.name);
+    }
+    const apps = targets.find((t) => t.name === 'apps')!;
+    // A copy: what a caller does with it does not reach the next answer.
+    const first = await engine.request('render', { target: apps, allowProcesses: false });
+    assert.ok(first.ok && first.value.objects.length > 0);
+    first.value.objects[0].metadata.name = 'changed';
+    const again = await engine.request('render', { target: apps, allowProcesses: false });
+    assert.ok(again.ok && again.value.objects[0].metadata.name !== 'changed');
+    // Options the refinement does not build with: a build of their own.
+    for (const extra of [{ revealSecretValues: true }, { strictSubstitution: false }]) {
+      const built = await builds(() => engine.request('render', { target: apps, allowProcesses: false, ...extra }));
+      assert.equal(built.builds, 1, JSON.stringify(extra));
+      assert.ok(built.value.ok);
+    }
+  } finally {
+    engine.dispose();
+  }
+});
+
+test('after an edit, a render answers the new content: from the new whole build, never from the old one', async () => {
+  const files = fluxRepo();
+  const engine = new Engine({ host: memoryHost(ROOT, files), debounceMs: 0, builds: true, buildOptions: () => ({ sha256: (s) => createHash('sha256').update(s).digest('hex') }) });
+  try {
+    engine.open([ROOT]);
+    await engine.refined();
+    const [apps] = (await engine.request('targets', { root: ROOT, includeInferred: true })).filter((t) => t.name === 'apps');
+    const before = await engine.request('render', { target: apps, allowProcesses: false });
+    assert.ok(before.ok);
+    const value = (r: typeof before) => (r.ok ? JSON.stringify(r.value.objects) : '');
+    assert.match(value(before), /"1"/);
+    engine.input({ type: 'buffer', file: `${ROOT}/apps/cm.yaml`, text: files['apps/cm.yaml'].replace('"1"', '"2"') });
+    await engine.refined();
+    // The edit's build in part is refused for a ConfigMap, so the whole build ran again (timings.test.ts).
+    const after = await builds(() => engine.request('render', { target: apps, allowProcesses: false }));
+    assert.ok(after.value.ok);
+    assert.doesNotMatch(value(after.value), /"1"/);
+    assert.match(value(after.value), /"2"/);
+    assert.equal(after.builds, 0, 'from the whole build the edit ran');
+    // A HelmRelease: the build in part stands for the whole, so the model has no whole render of
+    // the new content to give; the render builds, and never answers the content before the edit.
+    engine.input({ type: 'buffer', file: `${ROOT}/apps/release.yaml`, text: files['apps/release.yaml'].replace('spec:\n', 'spec:\n  interval: 7m\n') });
+    await engine.refined();
+    const inPart = await builds(() => engine.request('render', { target: apps, allowProcesses: false }));
+    assert.equal(inPart.builds, 1);
+    assert.ok(inPart.value.ok);
+    assert.match(value(inPart.value), /"interval":"7m"/);
+  } finally {
+    engine.dispose();
+  }
+});
