@@ -402,13 +402,23 @@ export class Engine {
       return { target, body, releaseName: node.releaseName, targetNamespace: node.targetNamespace, storageNamespace: node.storageNamespace };
     },
     render: async (params, signal) => {
-      const node = this.node(params.target);
-      if (!node) return { ok: false, error: { kind: 'not-found', message: `${params.target.kind} ${params.target.namespace}/${params.target.name} is not in cluster '${params.target.cluster}' of ${params.target.root}` } };
+      let node = this.node(params.target);
+      const notFound = { ok: false as const, error: { kind: 'not-found', message: `${params.target.kind} ${params.target.namespace}/${params.target.name} is not in cluster '${params.target.cluster}' of ${params.target.root}` } };
+      if (!node) return notFound;
       const folder = this.folderOf(params.target.root)!;
-      // The open (or the last edit) built it already, with these options: no second build.
+      // The open (or the last edit) built it already, with these options: no second build. While
+      // the refinement has it still to build, its answer waits for that build rather than running
+      // another beside it.
       if (node.kind === 'Kustomization' && !params.revealSecretValues && (params.strictSubstitution ?? true)) {
-        const refined = folder.refinedRender(node);
-        if (refined) return { ok: true, value: refined };
+        for (;;) {
+          const refined = folder.refinedRender(node);
+          if (refined) return { ok: true, value: refined };
+          if (signal?.aborted || !folder.awaitsBuild(node)) break;
+          await folder.roundEnded();
+          node = this.node(params.target);
+          if (!node) return notFound;
+          if (node.kind !== 'Kustomization') break;
+        }
       }
       const model = folder.model();
       const opts: RenderOptions = {

@@ -68,6 +68,16 @@ export class Folder {
     return rendered && structuredClone(rendered);
   }
 
+  /** Whether a refinement running now is yet to build `node` (its slot in the current model is pending). */
+  awaitsBuild(node: KustomizationNode): boolean {
+    return !!this.refiner?.refining && this.model().builds.find((s) => s.node === node)?.state === 'pending';
+  }
+
+  /** Settles when the running refinement ends a round (Refiner.roundEnded). */
+  roundEnded(): Promise<void> {
+    return this.refiner?.roundEnded() ?? Promise.resolve();
+  }
+
   /** Holds anything Flux applies or could apply: only such folders get a tree. */
   hasFlux(): boolean {
     const m = this.model();

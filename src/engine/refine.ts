@@ -162,6 +162,42 @@ export class Refiner {
    * Stops early, with what it has, when the workspace changes meanwhile or `signal` aborts.
    */
   async refine(repo: Repo, opts: RenderOptions): Promise<RefineResult> {
+    this.running++;
+    try {
+      return await this.rounds(repo, opts);
+    } finally {
+      this.running--;
+      this.endRound();
+    }
+  }
+
+  /** Refinements running (refine). */
+  private running = 0;
+  private roundEnd: { promise: Promise<void>; resolve: () => void } | undefined;
+
+  /** Whether a refinement is running: its rounds will build what its model has pending. */
+  get refining(): boolean {
+    return this.running > 0;
+  }
+
+  /** Settles when the running refinement has rebuilt its model after a round of builds, or stopped; at once when none runs. */
+  roundEnded(): Promise<void> {
+    if (!this.refining) return Promise.resolve();
+    if (!this.roundEnd) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.roundEnd = { promise, resolve };
+    }
+    return this.roundEnd.promise;
+  }
+
+  private endRound(): void {
+    const ended = this.roundEnd;
+    this.roundEnd = undefined;
+    ended?.resolve();
+  }
+
+  private async rounds(repo: Repo, opts: RenderOptions): Promise<RefineResult> {
     let rendered = 0;
     let rounds = 0;
     let modelMs = 0;
@@ -222,6 +258,7 @@ export class Refiner {
       if (stopped()) return result(pending.size);
       repo.invalidate();
       model = timedModel();
+      this.endRound();
     }
   }
 

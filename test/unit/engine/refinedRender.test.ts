@@ -97,3 +97,32 @@ test('after an edit, a render answers the new content: from the new whole build,
     engine.dispose();
   }
 });
+
+test('renders asked for during the open wait for the open\'s builds instead of building beside them', async () => {
+  const files = fluxRepo();
+  const open = () => new Engine({ host: memoryHost(ROOT, files), debounceMs: 0, builds: true, buildOptions: () => ({ sha256: (s) => createHash('sha256').update(s).digest('hex') }) });
+  const alone = open();
+  let targets: TargetRef[] = [];
+  const opened = await builds(async () => {
+    alone.open([ROOT]);
+    await alone.refined();
+    targets = (await alone.request('targets', { root: ROOT, includeInferred: true })).filter((t) => t.kind === 'Kustomization');
+  });
+  const expected = await Promise.all(targets.map((target) => alone.request('render', { target, allowProcesses: false })));
+  alone.dispose();
+
+  const engine = open();
+  try {
+    const asked = await builds(async () => {
+      engine.open([ROOT]);
+      // Asked at once, before any build is done.
+      const renders = Promise.all(targets.map((target) => engine.request('render', { target, allowProcesses: false })));
+      await engine.refined();
+      return renders;
+    });
+    assert.equal(asked.builds, opened.builds, `the open's ${opened.builds} builds, none more`);
+    assert.deepEqual(asked.value, expected);
+  } finally {
+    engine.dispose();
+  }
+});
