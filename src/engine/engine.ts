@@ -414,7 +414,8 @@ export class Engine {
           const refined = folder.refinedRender(node);
           if (refined) return { ok: true, value: refined };
           if (signal?.aborted || !folder.awaitsBuild(node)) break;
-          await folder.roundEnded();
+          await untilAborted(folder.roundEnded(), signal);
+          if (signal?.aborted) return { ok: false, error: { kind: 'cancelled', message: `the render of ${params.target.kind} ${params.target.namespace}/${params.target.name} was cancelled` } };
           node = this.node(params.target);
           if (!node) return notFound;
           if (node.kind !== 'Kustomization') break;
@@ -532,6 +533,19 @@ export class Engine {
     if (!folder) return undefined;
     return targetNodes(folder.model(), folder.root, true).find((t) => matches(t.ref, target))?.node;
   }
+}
+
+/** `promise`, or sooner when `signal` aborts. */
+function untilAborted(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void promise.then(done);
+  });
 }
 
 function overlaps(a: { start: Position; end: Position }, b: { start: Position; end: Position }): boolean {

@@ -126,3 +126,23 @@ test('renders asked for during the open wait for the open\'s builds instead of b
     engine.dispose();
   }
 });
+
+test('a render waiting for the open\'s builds is cancelled at once when its caller gives up', async () => {
+  const engine = new Engine({ host: memoryHost(ROOT, fluxRepo()), debounceMs: 0, builds: true, buildOptions: () => ({ sha256: (s) => createHash('sha256').update(s).digest('hex') }) });
+  try {
+    engine.open([ROOT]);
+    const [apps] = (await engine.request('targets', { root: ROOT, includeInferred: true })).filter((t) => t.name === 'apps');
+    const refined = engine.refined();
+    const abort = new AbortController();
+    const render = engine.request('render', { target: apps, allowProcesses: false }, abort.signal);
+    abort.abort();
+    const r = await render;
+    // Before the refinement's first round has ended: nothing is built yet.
+    assert.deepEqual([...new Set(engine.models()[0].builds.map((b) => b.state))], ['pending']);
+    assert.ok(!r.ok && r.error.kind === 'cancelled', JSON.stringify(r));
+    assert.match(r.ok ? '' : r.error.message, /render of Kustomization flux-system\/apps was cancelled/);
+    await refined;
+  } finally {
+    engine.dispose();
+  }
+});
