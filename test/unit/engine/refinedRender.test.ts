@@ -16,6 +16,11 @@ import { fluxRepo } from './fixture';
 
 const ROOT = '/repo';
 
+/** An engine over `files` that builds its Kustomizations (as the extension's and the CLI's do). */
+function engineOf(files: Record<string, string>): Engine {
+  return new Engine({ host: memoryHost(ROOT, files), debounceMs: 0, builds: true, buildOptions: () => ({ sha256: (s) => createHash('sha256').update(s).digest('hex') }) });
+}
+
 /** Counts the kustomize module's leases (every build takes one) while `run` runs. */
 async function builds<T>(run: () => Promise<T>): Promise<{ value: T; builds: number }> {
   const pool = wasmModule('kustomize');
@@ -34,7 +39,7 @@ async function builds<T>(run: () => Promise<T>): Promise<{ value: T; builds: num
 
 test('a render after the open takes the refinement\'s build, equal to a new build; other options build again', async () => {
   const files = fluxRepo();
-  const engine = new Engine({ host: memoryHost(ROOT, files), debounceMs: 0, builds: true, buildOptions: () => ({ sha256: (s) => createHash('sha256').update(s).digest('hex') }) });
+  const engine = engineOf(files);
   try {
     engine.open([ROOT]);
     await engine.refined();
@@ -68,7 +73,7 @@ test('a render after the open takes the refinement\'s build, equal to a new buil
 
 test('after an edit, a render answers the new content: from the new whole build, never from the old one', async () => {
   const files = fluxRepo();
-  const engine = new Engine({ host: memoryHost(ROOT, files), debounceMs: 0, builds: true, buildOptions: () => ({ sha256: (s) => createHash('sha256').update(s).digest('hex') }) });
+  const engine = engineOf(files);
   try {
     engine.open([ROOT]);
     await engine.refined();
@@ -100,8 +105,7 @@ test('after an edit, a render answers the new content: from the new whole build,
 
 test('renders asked for during the open wait for the open\'s builds instead of building beside them', async () => {
   const files = fluxRepo();
-  const open = () => new Engine({ host: memoryHost(ROOT, files), debounceMs: 0, builds: true, buildOptions: () => ({ sha256: (s) => createHash('sha256').update(s).digest('hex') }) });
-  const alone = open();
+  const alone = engineOf(files);
   let targets: TargetRef[] = [];
   const opened = await builds(async () => {
     alone.open([ROOT]);
@@ -111,7 +115,7 @@ test('renders asked for during the open wait for the open\'s builds instead of b
   const expected = await Promise.all(targets.map((target) => alone.request('render', { target, allowProcesses: false })));
   alone.dispose();
 
-  const engine = open();
+  const engine = engineOf(files);
   try {
     const asked = await builds(async () => {
       engine.open([ROOT]);
@@ -128,7 +132,7 @@ test('renders asked for during the open wait for the open\'s builds instead of b
 });
 
 test('a render waiting for the open\'s builds is cancelled at once when its caller gives up', async () => {
-  const engine = new Engine({ host: memoryHost(ROOT, fluxRepo()), debounceMs: 0, builds: true, buildOptions: () => ({ sha256: (s) => createHash('sha256').update(s).digest('hex') }) });
+  const engine = engineOf(fluxRepo());
   try {
     engine.open([ROOT]);
     const [apps] = (await engine.request('targets', { root: ROOT, includeInferred: true })).filter((t) => t.name === 'apps');
