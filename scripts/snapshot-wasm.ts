@@ -11,16 +11,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { withMemoryMaximum } from '../src/engine/wasm/binary';
 import { DEFAULT_MAX_MEMORY_BYTES } from '../src/engine/wasm/host';
-import { encodeRequest } from '../src/engine/wasm/protocol';
+import { callInstance, encodeRequest, type RequestExports } from '../src/engine/wasm/protocol';
 import { INSTANCE_WASI, snapshotReady, takeSnapshot } from '../src/engine/wasm/snapshot';
 import { Wasi } from '../src/engine/wasm/wasi';
-
-interface Exports {
-  memory: WebAssembly.Memory;
-  alloc(size: number): number;
-  free(ptr: number): void;
-  call(ptr: number, size: number): bigint;
-}
 
 async function main(): Promise<void> {
   const [input, outModule, outSnapshot, ...ops] = process.argv.slice(2);
@@ -33,16 +26,10 @@ async function main(): Promise<void> {
   const wasi = new Wasi({ ...INSTANCE_WASI, outputFd: logFd });
   const instance = await WebAssembly.instantiate(module, wasi.imports());
   wasi.initialize(instance);
-  const e = instance.exports as unknown as Exports;
+  const e = instance.exports as unknown as RequestExports;
   for (const op of ops) {
     const request = encodeRequest(op, {}, []);
-    const ptr = e.alloc(request.byteLength);
-    new Uint8Array(e.memory.buffer, ptr, request.byteLength).set(request);
-    const r = e.call(ptr, request.byteLength);
-    e.free(ptr);
-    const at = Number(r >> 32n);
-    const answer = JSON.parse(Buffer.from(new Uint8Array(e.memory.buffer, at, Number(r & 0xffffffffn))).toString('utf8')) as { ok: boolean; error?: string };
-    e.free(at);
+    const answer = JSON.parse(callInstance(e, request)) as { ok: boolean; error?: string };
     if (!answer.ok) throw new Error(`${op} failed: ${answer.error}\n${fs.readFileSync(logFile, 'utf8')}`);
   }
   fs.closeSync(logFd);

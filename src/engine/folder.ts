@@ -5,6 +5,7 @@
 import { checkModel, type Diagnostic } from '../core/checks/index';
 import { buildDependencyGraph, type DependencyGraph } from '../core/graph/index';
 import type { BuildOptions, KustomizationNode, RepoModel } from '../core/model/graph';
+import type { BuildSlot } from '../core/model/rendered';
 import { Repo } from '../core/repo';
 import type { WorkspaceHost } from '../core/workspace/host';
 import type { RenderOptions, RenderResult } from '../render/types';
@@ -62,7 +63,7 @@ export class Folder {
    * options (allowProcesses false, secret values masked, strict substitution) would give it. A copy.
    */
   refinedRender(node: KustomizationNode): RenderResult | undefined {
-    const slot = this.model().builds.find((s) => s.node === node);
+    const slot = this.buildSlot(node);
     if (slot?.state !== 'built') return undefined;
     const rendered = this.refiner?.rendered(slot.key);
     return rendered && structuredClone(rendered);
@@ -70,7 +71,11 @@ export class Folder {
 
   /** Whether a refinement running now is yet to build `node` (its slot in the current model is pending). */
   awaitsBuild(node: KustomizationNode): boolean {
-    return !!this.refiner?.refining && this.model().builds.find((s) => s.node === node)?.state === 'pending';
+    return !!this.refiner?.refining && this.buildSlot(node)?.state === 'pending';
+  }
+
+  private buildSlot(node: KustomizationNode): BuildSlot | undefined {
+    return this.model().builds.find((s) => s.node === node);
   }
 
   /** Settles when the running refinement ends a round (Refiner.roundEnded). */

@@ -63,3 +63,24 @@ export function encodeRequest(op: string, args: unknown, files: readonly MemFile
   }
   return out;
 }
+
+/** What every module of wasm/ exports for requests (wasm/internal/abi). */
+export interface RequestExports {
+  memory: { buffer: ArrayBuffer };
+  alloc(size: number): number;
+  free(ptr: number): void;
+  call(ptr: number, size: number): bigint;
+}
+
+/** Runs one encoded request on an instance and returns its answer's text (JSON: an Answer). */
+export function callInstance(e: RequestExports, request: Uint8Array): string {
+  const ptr = e.alloc(request.byteLength);
+  new Uint8Array(e.memory.buffer, ptr, request.byteLength).set(request);
+  const r = e.call(ptr, request.byteLength);
+  e.free(ptr);
+  const at = Number(r >> 32n);
+  const len = Number(r & 0xffffffffn);
+  const text = Buffer.from(new Uint8Array(e.memory.buffer, at, len)).toString('utf8');
+  e.free(at);
+  return text;
+}

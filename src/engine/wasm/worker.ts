@@ -9,15 +9,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { withMemoryMaximum } from './binary';
-import { encodeRequest, type FromWorker, type ToWorker } from './protocol';
+import { callInstance, encodeRequest, type FromWorker, type RequestExports, type ToWorker } from './protocol';
 import { INSTANCE_WASI, restoreSnapshot } from './snapshot';
 import { Wasi, WasiExit } from './wasi';
 
-interface Exports {
+interface Exports extends RequestExports {
   memory: WebAssembly.Memory;
-  alloc(size: number): number;
-  free(ptr: number): void;
-  call(ptr: number, size: number): bigint;
   set_memory_limit(bytes: bigint): void;
   collect_if_due(): number;
 }
@@ -109,15 +106,7 @@ async function init(msg: Extract<ToWorker, { type: 'init' }>): Promise<{ fromSna
 
 function call(request: Uint8Array): { text: string; memoryBytes: number } {
   const e = exports!;
-  const ptr = e.alloc(request.byteLength);
-  new Uint8Array(e.memory.buffer, ptr, request.byteLength).set(request);
-  const r = e.call(ptr, request.byteLength);
-  e.free(ptr);
-  const at = Number(r >> 32n);
-  const len = Number(r & 0xffffffffn);
-  const text = Buffer.from(new Uint8Array(e.memory.buffer, at, len)).toString('utf8');
-  e.free(at);
-  return { text, memoryBytes: e.memory.buffer.byteLength };
+  return { text: callInstance(e, request), memoryBytes: e.memory.buffer.byteLength };
 }
 
 /** How long the instance must have had no call before it collects (the editor's debounce is 150 ms). */

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { definedGlobals, globalExportName, withGlobalsExported } from '../../../src/engine/wasm/binary';
 import { snapshotFile, WasmModule, wasmDir } from '../../../src/engine/wasm/host';
-import { encodeRequest, type MemFile } from '../../../src/engine/wasm/protocol';
+import { callInstance, encodeRequest, type MemFile, type RequestExports } from '../../../src/engine/wasm/protocol';
 import { INSTANCE_WASI, moduleSnapshotId, restoreSnapshot, snapshotReady, takeSnapshot } from '../../../src/engine/wasm/snapshot';
 import { MONOTONIC, Wasi } from '../../../src/engine/wasm/wasi';
 
@@ -24,26 +24,11 @@ const app: MemFile[] = [
   { path: 'app/deploy.yaml', data: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {template: {spec: {containers: [{name: c, image: nginx:1}, {name: d, image: busybox}]}}}\n' },
 ];
 
-interface Exports {
-  memory: { buffer: ArrayBuffer };
-  alloc(size: number): number;
-  free(ptr: number): void;
-  call(ptr: number, size: number): bigint;
-}
-
 async function instantiate(module: WebAssembly.Module) {
   const wasi = new Wasi({ ...INSTANCE_WASI, outputFd: 2 });
   const instance = await WebAssembly.instantiate(module, wasi.imports());
   const call = (op: string, args: unknown, files: MemFile[] = []) => {
-    const e = instance.exports as unknown as Exports;
-    const request = encodeRequest(op, args, files);
-    const ptr = e.alloc(request.byteLength);
-    new Uint8Array(e.memory.buffer, ptr, request.byteLength).set(request);
-    const r = e.call(ptr, request.byteLength);
-    e.free(ptr);
-    const at = Number(r >> 32n);
-    const text = Buffer.from(new Uint8Array(e.memory.buffer, at, Number(r & 0xffffffffn))).toString('utf8');
-    e.free(at);
+    const text = callInstance(instance.exports as unknown as RequestExports, encodeRequest(op, args, files));
     return JSON.parse(text) as { ok: boolean; output?: string; error?: string };
   };
   return { wasi, instance, call };
@@ -108,9 +93,9 @@ test('a snapshot of another module, a missing one and a damaged one are never la
   other[other.length - 1] = other[other.length - 1] === 0x30 ? 0x31 : 0x30;
   const otherModule = await WebAssembly.compile(other);
   const o = await instantiate(otherModule);
-  const before = (o.instance.exports as unknown as Exports).memory.buffer.byteLength;
+  const before = (o.instance.exports as unknown as RequestExports).memory.buffer.byteLength;
   assert.equal(restoreSnapshot(snapshot, otherModule, o.instance, o.wasi), false);
-  assert.equal((o.instance.exports as unknown as Exports).memory.buffer.byteLength, before);
+  assert.equal((o.instance.exports as unknown as RequestExports).memory.buffer.byteLength, before);
   // Untouched, so it can still be set up.
   o.wasi.initialize(o.instance);
   assert.ok(o.call('kustomize', { dir: 'app' }, app).ok);
