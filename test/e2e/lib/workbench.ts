@@ -156,6 +156,30 @@ export class Workbench {
     );
   }
 
+  /**
+   * The tree's rows once they stop moving: labels, expansion and positions the same for `quietMs`.
+   * Children load asynchronously, so a row found by text can still be pushed down by rows expanding
+   * above it; a pointer aimed at it before then lands on another row.
+   */
+  async settledTreeRows(viewTitle: string, quietMs = 1_500, timeoutMs = 30_000): Promise<string[]> {
+    const pane = this.viewPane(viewTitle);
+    const snapshot = () =>
+      pane.locator('.monaco-list-row').evaluateAll((els) =>
+        els.map((e) => `${e.getAttribute('aria-expanded') ?? '-'} ${e.getBoundingClientRect().top} ${(e.getAttribute('aria-label') ?? e.textContent ?? '').trim()}`),
+      );
+    let last = await snapshot();
+    let since = Date.now();
+    return this.until(`the ${viewTitle} tree to stay still for ${quietMs} ms`, async () => {
+      const now = await snapshot();
+      if (now.join('\n') !== last.join('\n')) {
+        last = now;
+        since = Date.now();
+        return undefined;
+      }
+      return Date.now() - since >= quietMs ? now.map((r) => r.replace(/^\S+ \S+ /, '')) : undefined;
+    }, timeoutMs);
+  }
+
   viewPane(viewTitle: string): Locator {
     return this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: viewTitle }) }).first();
   }

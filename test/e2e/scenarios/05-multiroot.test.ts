@@ -73,6 +73,7 @@ test("a cluster's graph action opens that folder's dependency graph", async () =
   // The second folder's cluster row (level 2; the folder row `fleet-staging` is level 1).
   const row = pane.locator('.monaco-list-row[aria-level="2"]', { hasText: 'staging' });
   await row.waitFor({ timeout: 10_000 });
+  await wb.settledTreeRows('Flux');
   await row.hover();
   await row.locator('.action-label.codicon-type-hierarchy').click({ timeout: 10_000 });
   const folderB = path.basename(second);
