@@ -254,7 +254,10 @@ export class Refiner {
           rendered++;
         }
       };
-      await Promise.all(Array.from({ length: concurrency }, worker));
+      // One build more than instances is prepared at a time: its input is ready when an instance
+      // finishes, so the instance does not wait for this thread to prepare it.
+      const loops = Math.min(pending.size, concurrency + 1);
+      await Promise.all(Array.from({ length: loops }, worker));
       if (stopped()) return result(pending.size);
       repo.invalidate();
       model = timedModel();

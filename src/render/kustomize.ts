@@ -246,9 +246,8 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   prepared();
   const t1 = performance.now();
   const overlay = [{ path: generated.path, data: generated.text }];
-  type Answer = { ok: boolean; needBase?: boolean; objects?: { json: Record<string, any>; yaml?: string }[]; error?: string; reads?: Record<string, ReadKind>; refused?: string };
   const outcome = await wasmModule('kustomize').lease(
-    async (instance): Promise<{ recorded?: Answer; failed?: Result<RenderResult, RenderError> }> => {
+    async (instance): Promise<{ output?: string; failed?: Result<RenderResult, RenderError> }> => {
       const call = (args: Record<string, unknown>, files: MemFile[]) =>
         instance.call('kustomize', { dir: ks.path, reads: true, base: base.key, ...(only === undefined ? {} : { only }), ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
       // The instance is sent what it lacks: nothing when it holds this set; the edit from the set it
@@ -258,7 +257,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
       let sendEdit = delta !== undefined && heldBases.get(instance) === delta.from;
       let editSent = false;
       let wholeSent = false;
-      let recorded: Answer | undefined;
+      let output: string | undefined;
       for (;;) {
         const withEdit = sendEdit && delta ? delta : undefined;
         const answer = withEdit
@@ -270,12 +269,10 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
           const failed = fromWasm(answer, label, 'kustomize build', base.budget.describe());
           return { failed: failed.ok ? fail('build-failed', `${label}: no answer`) : failed };
         }
-        try {
-          recorded = JSON.parse(answer.output) as Answer;
-        } catch {
-          return { failed: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`) };
-        }
-        if (!recorded?.needBase) {
+        output = answer.output;
+        // Only an answer as short as this asks for the files; a build's answer is read once the
+        // instance is free again (below), not while another build waits for it.
+        if (!(output.length <= NEED_BASE_MAX && (parseAnswer(output)?.needBase ?? false))) {
           heldBases.set(instance, base.key);
           break;
         }
@@ -291,7 +288,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
         wholeSent = true;
         sendEdit = false;
       }
-      return { recorded };
+      return { output };
     },
     // An instance that holds this set (or the one it was edited from) needs no files sent.
     (instance) => {
@@ -301,7 +298,11 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   );
   timing.kustomizeMs = performance.now() - t1;
   if (outcome.failed) return { result: outcome.failed, timing };
-  const recorded = outcome.recorded;
+  // The next build waiting for the instance is sent before this one's answer is read and its
+  // post-build runs: both take this thread, and the instance would wait for them.
+  await new Promise((resolve) => setImmediate(resolve));
+  const recorded = outcome.output === undefined ? undefined : parseAnswer(outcome.output);
+  if (outcome.output !== undefined && !recorded) return { result: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`), timing };
   if (!recorded || recorded.needBase) return { result: fail('build-failed', `${label}: the kustomize module did not take the source's files`), timing };
   if (only !== undefined) {
     const refused = recorded.refused ?? (recorded.ok ? undefined : `the build in part failed: ${recorded.error ?? ''}`);
@@ -328,6 +329,27 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   const result = postBuild(model, ks, view, built.value, opts, !generated.userOrigins);
   timing.postBuildMs = performance.now() - t2;
   return { result, reads, generated, timing };
+}
+
+/** The longest answer that can be the module's request for the source's files (`{"ok":false,"needBase":true}`). */
+const NEED_BASE_MAX = 64;
+
+/** What the module answers a `kustomize` request with (wasm/cmd/kustomize/kustomize.go). */
+interface ModuleAnswer {
+  ok: boolean;
+  needBase?: boolean;
+  objects?: { json: Record<string, any>; yaml?: string }[];
+  error?: string;
+  reads?: Record<string, ReadKind>;
+  refused?: string;
+}
+
+function parseAnswer(text: string): ModuleAnswer | undefined {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
