@@ -45,6 +45,8 @@ export class WasmPool {
   /** Leases running now, and the most that ever ran at once (for tests and benchmarks). */
   running = 0;
   peakRunning = 0;
+  /** Leases that waited for an instance (builds prepared while the instances were busy). */
+  waited = 0;
 
   constructor(
     readonly name: WasmModuleName,
@@ -136,7 +138,10 @@ export class WasmPool {
 
   private acquire(prefer?: Preference): Promise<WasmModule> {
     if (this.free.length) return Promise.resolve(this.pick(this.free, prefer));
-    return new Promise((take) => this.waiting.push({ prefer, take }));
+    return new Promise((take) => {
+      this.waiting.push({ prefer, take });
+      this.waited++;
+    });
   }
 
   private release(instance: WasmModule): void {

@@ -190,6 +190,7 @@ async function refinedModel(name: string, instances: number) {
   // running instance do all the builds before the other is ready, and nothing runs side by side.
   await Promise.all(Array.from({ length: instances }, () => pool.call('warm', {}, [])));
   pool.peakRunning = 0;
+  pool.waited = 0;
   const dir = `${SHARED}/corpora/${name}`;
   assert.ok(fs.existsSync(dir), `corpus ${dir} missing`);
   const cache = new MemoryBuildCache();
@@ -204,7 +205,7 @@ async function refinedModel(name: string, instances: number) {
     helmReleases: c.helmReleases.map((h) => ({ name: `${h.applied.namespace}/${h.applied.name}`, spec: h.applied.object.body.spec })),
   }));
   const diagnostics = checkModel(model).diagnostics.map((d) => `${d.file}:${d.range.start.line}:${d.rule}:${d.message}`);
-  return { model: { builds, clusters, diagnostics }, peak: pool.peakRunning, started: pool.started };
+  return { model: { builds, clusters, diagnostics }, peak: pool.peakRunning, waited: pool.waited, started: pool.started };
 }
 
 test('a corpus refined by one instance and by two gives the same model', async () => {
@@ -212,6 +213,13 @@ test('a corpus refined by one instance and by two gives the same model', async (
     const one = await refinedModel('flux2-hub-spoke-example', 1);
     const two = await refinedModel('flux2-hub-spoke-example', 2);
     assert.equal(one.peak, 1);
+    // A round's next build was ready and waiting while the instance built the last one, so the
+    // instance did not wait for this thread to prepare it.
+    // A round's next build was ready and waiting while the instance built the one before, so the
+    // instance did not wait for this thread to prepare it (without that, only the build that came
+    // during the instance's set-up waited).
+    const built = one.model.builds.filter((b) => b.state === 'built').length;
+    assert.ok(one.waited >= built / 2, `${one.waited} of ${built} builds waited for the instance`);
     // The builds really ran side by side.
     assert.equal(two.peak, 2);
     assert.equal(two.started, 2);
