@@ -28,6 +28,9 @@ export function checkApiVersions(ctx: CheckContext): void {
     if (served.includes(version)) continue;
     const to = `${groupOf(o.apiVersion) || fluxGroupOf(o.fluxKind)}/${served[0]}`;
     const patch = ctx.model.patchFiles.has(o.doc.file.path);
+    // A document no cluster applies (an archive, an app left out of its overlay) is never sent to
+    // the API server: nothing fails until it is applied again, and then the cluster's checks say so.
+    if (!patch && ctx.model.clusters.length > 0 && !ctx.model.appliedById.get(o.id)?.length) continue;
     const fix = { kind: 'migrate-api-version' as const, file: o.doc.file.path, docIndex: o.doc.index, kind_: o.kind, from: o.apiVersion, to };
     const removedIn = REMOVED_IN[o.apiVersion];
     const running = removedIn ? stillServedBy(ctx, o, removedIn) : undefined;

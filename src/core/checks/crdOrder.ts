@@ -20,6 +20,7 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
   const providers = crdProviders(ctx, cluster);
   if (providers.size === 0) return;
   const deps = dependencyClosure(ctx, cluster);
+  const opaque = opaqueBefore(deps);
   const noWait = new Map<string, { x: KustomizationNode; p: CrdProvider; kinds: Set<string> }>();
   for (const applied of cluster.objects) {
     const x = applied.appliedBy;
@@ -41,7 +42,9 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
       }
       if (satisfied) break;
     }
-    if (satisfied) continue;
+    // Content the workspace cannot see (another repository, a remote base) is applied before X:
+    // it may well install the CRD (a CRDs-only Kustomization of an upstream repository is common).
+    if (satisfied || opaque(x)) continue;
     const xLabel = `${x.applied.namespace}/${x.applied.name}`;
     const doc = applied.object.doc;
     const crName = ctx.identity(applied)?.name ?? applied.name;
@@ -105,6 +108,31 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
       },
     );
   }
+}
+
+/**
+ * Whether content from outside the workspace is applied before X: by X, by what applies X, or by
+ * what X depends on (transitively) and the Kustomizations that applies.
+ */
+function opaqueBefore(deps: (ks: KustomizationNode) => Set<KustomizationNode>): (x: KustomizationNode) => boolean {
+  const subtree = new Map<KustomizationNode, boolean>();
+  const hidden = (k: KustomizationNode): boolean => {
+    let v = subtree.get(k);
+    if (v !== undefined) return v;
+    subtree.set(k, false); // a cycle of applies adds nothing
+    v = k.source.kind !== 'view' || k.remoteResources.length > 0 || k.children.some((c) => c !== k && hidden(c));
+    subtree.set(k, v);
+    return v;
+  };
+  const own = (k: KustomizationNode) => k.source.kind !== 'view' || k.remoteResources.length > 0;
+  return (x) => {
+    if (own(x)) return true;
+    for (let a = x.applied.appliedBy; a; a = a.applied.appliedBy) if (own(a)) return true;
+    // A dependency that applies X (the cluster's root, say) counts for its own content only: the rest
+    // of its tree is no more before X than X's siblings are.
+    for (const d of deps(x)) if (appliesTransitively(d, x) ? own(d) : hidden(d)) return true;
+    return false;
+  };
 }
 
 function appliesTransitively(ancestor: KustomizationNode, ks: KustomizationNode): boolean {

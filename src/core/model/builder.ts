@@ -3,6 +3,7 @@ import type { SourceFile } from '../yaml/document';
 import { inferBootstrapObjects, isBootstrapSyncFile, isKustomizationFile, patchFiles } from './bootstrap';
 import { configuredSourceRoots } from './config';
 import { Expander, type ExpandedObject, type Expansion, type ExpandProblem } from './expand';
+import { workspaceValues } from './chartValues';
 import { fluxInstanceSyncs, isResourceSet, resourceSetObjects, syncObjects, type FluxInstanceSync } from './fluxOperator';
 import { CLUSTER_SCOPED_KINDS } from '../kinds';
 import { dependsOnOf, helmReleaseNode, patchedChildSubstitute, postBuildVars, sourceRefOf, substituteInline, substitutionDisabled } from './nodes';
@@ -95,7 +96,8 @@ export class ModelBuilder {
   /**
    * The clusters' roots: Kustomizations `flux bootstrap` writes (gotk-sync.yaml, or the one it would
    * write for a placeholder) and those FluxInstance syncs create. Several sync roots of one path are
-   * one cluster. A repository with neither falls back to every Kustomization nothing else applies.
+   * one cluster. A repository with neither falls back to the Kustomizations nothing else applies
+   * (strays beside a self-applying one excepted).
    */
   private roots(
     ksObjects: readonly KubeObject[],
@@ -135,8 +137,12 @@ export class ModelBuilder {
       appliesKs.set(ks.id, others);
     }
     const unpatched = ksObjects.filter((o) => !patches.has(o.file));
-    const plain = unpatched.filter((o) => !appliedByOther.has(o.id));
-    const roots = [...plain, ...cycleRoots(unpatched, plain, appliesKs, selfApplying, wsRoot, problems)];
+    const unapplied = unpatched.filter((o) => !appliedByOther.has(o.id));
+    // One that applies itself is how a cluster syncs its own definitions: beside it, a Kustomization
+    // that nothing applies and that applies no other is a stray (an app left out of its overlay),
+    // not a cluster of its own.
+    const plain = unapplied.some((o) => selfApplying.has(o.id)) ? unapplied.filter((o) => selfApplying.has(o.id) || appliesKs.get(o.id)!.length > 0) : unapplied;
+    const roots = [...plain, ...cycleRoots(unpatched, unapplied, appliesKs, selfApplying, wsRoot, problems)];
     return roots.map((object) => ({ object, pathNamed: selfApplying.has(object.id) }));
   }
 
@@ -159,9 +165,23 @@ export class ModelBuilder {
       if (ws.chartDirOf(file.path)) continue;
       for (const o of objectsFor(file)) allObjects.push(o);
     }
-    // What the Flux Operator creates: each FluxInstance's sync source and root Kustomization, and
-    // the objects of ResourceSets whose inputs are written in the repository.
-    const syncs = fluxInstanceSyncs(allObjects.filter((o) => o.kind === 'FluxInstance' || o.fluxKind === 'HelmRelease'));
+    // What the Flux Operator creates: the objects of ResourceSets whose inputs are written in the
+    // repository, and each FluxInstance's sync source and root Kustomization (a ResourceSet may
+    // hold the flux-instance chart's HelmRelease).
+    const generatedBy = new Map<string, KubeObject[]>();
+    for (const o of allObjects) {
+      if (!isResourceSet(o)) continue;
+      const generated = resourceSetObjects(o);
+      if (generated.length) generatedBy.set(o.id, generated);
+    }
+    for (const list of generatedBy.values()) allObjects.push(...list);
+    const syncs = fluxInstanceSyncs(
+      allObjects.filter((o) => o.kind === 'FluxInstance' || o.fluxKind === 'HelmRelease'),
+      (hr) => {
+        const { values, from } = workspaceValues(ws, allObjects, hr);
+        return { values, fromValuesFrom: from.length > 0 && !asRecord(asRecord(asRecord(hr.body.spec)?.values)?.instance)?.sync };
+      },
+    );
     const syncOf = new Map<string, FluxInstanceSync>();
     const syncSources = new Map<string, KubeObject>();
     for (const sync of syncs) {
@@ -170,13 +190,6 @@ export class ModelBuilder {
       syncSources.set(ks.id, source);
       allObjects.push(source, ks);
     }
-    const generatedBy = new Map<string, KubeObject[]>();
-    for (const o of allObjects) {
-      if (!isResourceSet(o)) continue;
-      const generated = resourceSetObjects(o);
-      if (generated.length) generatedBy.set(o.id, generated);
-    }
-    for (const list of generatedBy.values()) allObjects.push(...list);
     const clusterScoped = new Set(CLUSTER_SCOPED_KINDS);
     const namespacedCrdKinds = new Set<string>();
     for (const o of allObjects) {
@@ -285,10 +298,9 @@ export class ModelBuilder {
     const appliedById = new Map<string, AppliedObject[]>();
     const usedNames = new Set<string>();
     const replacedTargetNamespace = new WeakMap<AppliedObject, string>();
-    for (const { object: rootObject, pathNamed } of roots) {
-      const rootSpec = asRecord(rootObject.body.spec) ?? {};
-      const rootPath = normalizeVirtual(asString(rootSpec.path) ?? '') ?? '';
-      let name = pathNamed && rootPath ? rootPath.split('/').pop()! : rootObject.name;
+    const rootNames = clusterNames(roots);
+    for (const [i, { object: rootObject }] of roots.entries()) {
+      let name = rootNames[i];
       if (usedNames.has(name)) name = `${name} (${rootObject.doc.file.path.slice(ws.root.length + 1)})`;
       usedNames.add(name);
       const previous = this.previous.get(name);
@@ -713,11 +725,13 @@ const cycleInputs = new WeakMap<KsInput, KsInput>();
 
 /**
  * A Git URL of this workspace taken at another ref can look like the workspace itself; if reading
- * it so makes a Kustomization apply itself or one of its appliers (other than the bootstrap pattern),
+ * it so makes a Kustomization below a root apply itself or one of its appliers,
  * it is another branch or folder: shown as external, never followed into a cycle.
  */
 function withoutApplyCycle(input: KsInput, applied: AppliedObject): KsInput {
   if (input.source.kind !== 'view' || !input.expansion || input.source.rootOrigin === 'bootstrap' || input.source.rootOrigin === 'configured' || !input.source.rootOrigin) return input;
+  // A cluster's root applying itself is the bootstrap pattern, whatever its source is named.
+  if (!applied.appliedBy) return input;
   const ancestors = new Set<string>();
   for (let a: AppliedObject | undefined = applied; a; a = a.appliedBy?.applied) ancestors.add(a.object.id);
   if (!input.expansion.objects.some((e) => ancestors.has(e.object.id))) return input;
@@ -764,4 +778,31 @@ function readsUnparsable(ws: Workspace, expansion: Expansion): boolean {
     if (file && (file.problems.length || file.docs.some((d) => d.problems.length))) return true;
   }
   return false;
+}
+
+/**
+ * Each root's cluster name: the last folder of its path (`clusters/production`), else its name.
+ * Roots whose paths end alike (`kubernetes/main/cluster/config`, `kubernetes/staging/cluster/config`)
+ * are named by the first folder where their paths differ (`main`, `staging`).
+ */
+function clusterNames(roots: readonly Root[]): string[] {
+  const paths = roots.map(({ object, pathNamed }) => {
+    const path = normalizeVirtual(asString(asRecord(object.body.spec)?.path) ?? '') ?? '';
+    return pathNamed && path ? path.split('/') : undefined;
+  });
+  const names = roots.map(({ object }, i) => paths[i]?.[paths[i]!.length - 1] ?? object.name);
+  const byName = new Map<string, number[]>();
+  names.forEach((n, i) => byName.set(n, [...(byName.get(n) ?? []), i]));
+  for (const group of byName.values()) {
+    const split = group.map((i) => paths[i]);
+    if (group.length < 2 || split.some((p) => !p)) continue;
+    const depth = Math.min(...split.map((p) => p!.length));
+    let at = 0;
+    while (at < depth && split.every((p) => p![at] === split[0]![at])) at++;
+    if (at >= depth) continue;
+    const distinct = split.map((p) => p![at]);
+    if (new Set(distinct).size !== distinct.length || distinct.some((d) => names.includes(d))) continue;
+    group.forEach((i, k) => (names[i] = distinct[k]));
+  }
+  return names;
 }

@@ -28,8 +28,11 @@ export interface FluxInstanceSync {
   readonly version: string | undefined;
 }
 
-/** FluxInstances with a `spec.sync`, written as manifests or as `flux-instance` chart values. */
-export function fluxInstanceSyncs(objects: readonly KubeObject[]): FluxInstanceSync[] {
+/**
+ * FluxInstances with a `spec.sync`, written as manifests or as `flux-instance` chart values;
+ * `valuesOf` gives a chart's values as helm-controller merges them (valuesFrom, then values).
+ */
+export function fluxInstanceSyncs(objects: readonly KubeObject[], valuesOf: (hr: KubeObject) => { values: Record<string, any>; fromValuesFrom: boolean } = inlineValues): FluxInstanceSync[] {
   const out: FluxInstanceSync[] = [];
   for (const o of objects) {
     let spec: Record<string, any> | undefined;
@@ -42,8 +45,9 @@ export function fluxInstanceSyncs(objects: readonly KubeObject[]): FluxInstanceS
     } else if (o.fluxKind === 'HelmRelease' && isFluxInstanceChart(o)) {
       // The chart renders `instance` as the FluxInstance's spec, in the release namespace.
       const hrSpec = asRecord(o.body.spec);
-      spec = asRecord(asRecord(hrSpec?.values)?.instance);
-      at = ['spec', 'values', 'instance'];
+      const { values, fromValuesFrom } = valuesOf(o);
+      spec = asRecord(values.instance);
+      at = fromValuesFrom ? ['spec', 'valuesFrom'] : ['spec', 'values', 'instance'];
       namespace = asString(hrSpec?.targetNamespace) || o.namespace || 'flux-system';
     } else continue;
     const sync = asRecord(spec?.sync);
@@ -70,10 +74,13 @@ function versionText(v: unknown): string | undefined {
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
 
+function inlineValues(hr: KubeObject): { values: Record<string, any>; fromValuesFrom: boolean } {
+  return { values: asRecord(asRecord(hr.body.spec)?.values) ?? {}, fromValuesFrom: false };
+}
+
 /** A HelmRelease of the Flux Operator's `flux-instance` chart (by chart name or chart source name/URL). */
 function isFluxInstanceChart(hr: KubeObject): boolean {
   const spec = asRecord(hr.body.spec);
-  if (!asRecord(asRecord(asRecord(spec?.values)?.instance)?.sync)) return false;
   const chart = asString(asRecord(asRecord(spec?.chart)?.spec)?.chart);
   const chartRef = asString(asRecord(spec?.chartRef)?.name);
   return chart === 'flux-instance' || /flux-instance/.test(chart ?? '') || /flux-instance/.test(chartRef ?? '');

@@ -15,8 +15,9 @@ const cache = new WeakMap<ClusterModel, FluxVersion | null>();
 
 /**
  * Read from what installs Flux in the cluster: the FluxInstance that creates its root
- * (`distribution.version`), an OCIRepository of `fluxcd/flux-manifests` (its tag), or the
- * `# Flux Version:` header `flux install`/`flux bootstrap` write into gotk-components.yaml.
+ * (`distribution.version`), an OCIRepository of `fluxcd/flux-manifests` or a GitRepository of
+ * `fluxcd/flux2` (its tag), or the `# Flux Version:` header `flux install`/`flux bootstrap` write
+ * into gotk-components.yaml.
  * Undefined when none is found or the version is a range such as `2.x` (the latest release).
  */
 export function fluxVersionOf(cluster: ClusterModel): FluxVersion | undefined {
@@ -42,6 +43,13 @@ function findVersion(cluster: ClusterModel): FluxVersion | undefined {
       const spec = asRecord(o.body.spec);
       if (!/fluxcd\/flux-manifests$/.test(asString(spec?.url) ?? '')) continue;
       const parsed = parse(asString(asRecord(spec?.ref)?.tag), `OCIRepository ${applied.namespace}/${applied.name} (flux-manifests) tag`);
+      if (parsed) return parsed;
+    }
+    // Flux installed from the manifests of a flux2 release tag (`./manifests/install` of fluxcd/flux2).
+    if (o.fluxKind === 'GitRepository') {
+      const spec = asRecord(o.body.spec);
+      if (!/github\.com[/:]fluxcd\/flux2(\.git)?\/?$/.test(asString(spec?.url) ?? '')) continue;
+      const parsed = parse(asString(asRecord(spec?.ref)?.tag), `GitRepository ${applied.namespace}/${applied.name} (fluxcd/flux2) tag`);
       if (parsed) return parsed;
     }
   }

@@ -137,6 +137,25 @@ test('crd-order: CRDs applied by an ancestor (flux-system applying gotk-componen
   assert.deepEqual(sibling, ['crd-order|error|apps/alert.yaml|2']);
 });
 
+test('crd-order: what a dependency applies from another repository may install the CRD; the rest of a root applying the resource does not count', () => {
+  const upstream =
+    'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: upstream\n  namespace: flux-system\nspec:\n  url: https://github.com/other/operator\n  ref:\n    tag: v1.0.0\n---\n' +
+    'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: crds-upstream\n  namespace: flux-system\nspec:\n  path: ./deploy/crds\n  sourceRef:\n    kind: GitRepository\n    name: upstream\n';
+  const layout = (dependsOn: string) => ({
+    'clusters/c/ks/crds.yaml': ks('crds', './crds'),
+    'crds/upstream.yaml': upstream,
+    'clusters/c/ks/infra.yaml': ks('infra', './infra'),
+    'infra/repo.yaml': repoDoc,
+    'infra/es.yaml': hr('external-secrets', 'flux-system', 'external-secrets'),
+    'clusters/c/ks/configs.yaml': ks('configs', './configs', dependsOn),
+    'configs/store.yaml': 'apiVersion: external-secrets.io/v1\nkind: ClusterSecretStore\nmetadata:\n  name: vault\n',
+  });
+  assert.deepEqual(rules(layout('  dependsOn:\n    - name: crds\n')), []);
+  assert.deepEqual(rules(layout('')), ['crd-order|error|configs/store.yaml|2']);
+  // Depending on the root that applies configs: the root's other children may run after configs.
+  assert.deepEqual(rules(layout('  dependsOn:\n    - name: root\n')), ['crd-order|error|configs/store.yaml|2']);
+});
+
 test('revalidation: renaming an object into a collision and back', () => {
   const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\n`;
   const repo = memoryRepo({ ...root, 'clusters/c/ks/a.yaml': ks('a', './a'), 'clusters/c/ks/b.yaml': ks('b', './b'), 'a/cm.yaml': cm('one'), 'b/cm.yaml': cm('two') });
@@ -146,4 +165,13 @@ test('revalidation: renaming an object into a collision and back', () => {
   assert.deepEqual(now(), ['duplicate-object|a/cm.yaml', 'duplicate-object|b/cm.yaml']);
   repo.setBuffer('/repo/b/cm.yaml', undefined);
   assert.deepEqual(now(), []);
+});
+
+test('api-version-unserved: a document no cluster applies (an archive) is not reported; without clusters every document is', () => {
+  const old = 'apiVersion: helm.toolkit.fluxcd.io/v2beta1\nkind: HelmRelease\nmetadata:\n  name: old\n  namespace: default\nspec:\n  chart:\n    spec:\n      chart: old\n';
+  assert.deepEqual(rules({ 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n', '.archive/apps/old/hr.yaml': old }), []);
+  // The same document applied is an error.
+  assert.deepEqual(rules({ 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/hr.yaml': old }), ['api-version-unserved|error|apps/hr.yaml|1']);
+  const alone = check(memoryRepo({ 'old/hr.yaml': old })).diagnostics.map((d) => d.rule);
+  assert.deepEqual(alone, ['api-version-unserved']);
 });

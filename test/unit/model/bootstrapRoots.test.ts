@@ -112,3 +112,74 @@ test('api-version-unserved: a warning when the FluxInstance pins a Flux that sti
   assert.equal(run('2.8.0')[0][0], 'error');
   assert.equal(run('2.x')[0][0], 'error');
 });
+
+test('a flux-instance chart whose values come from a ConfigMap that a kustomization generates is the cluster root, also inside a ResourceSet', () => {
+  const helmRelease = (indent: string) =>
+    ['apiVersion: helm.toolkit.fluxcd.io/v2', 'kind: HelmRelease', 'metadata:', '  name: flux-instance', '  namespace: flux-system', 'spec:', '  chartRef:', '    kind: OCIRepository', '    name: flux-instance', '  values:', '    instance:', '      cluster:', '        size: medium', '  valuesFrom:', '    - kind: ConfigMap', '      name: flux-instance-values']
+      .map((l) => indent + l)
+      .join('\n');
+  const resourceSet = `apiVersion: fluxcd.controlplane.io/v1\nkind: ResourceSet\nmetadata:\n  name: flux-instance\n  namespace: flux-system\nspec:\n  resources:\n${helmRelease('    ').replace(/^    apiVersion/, '    - apiVersion').replace(/\n    (?!- )/g, '\n      ')}\n`;
+  const app = 'kubernetes/flux/flux-instance/app';
+  const files = (release: string): Record<string, string> => ({
+    // The OCI artifact is the kubernetes/ folder: the sync path is relative to it.
+    'kubernetes/clusters/one/flux-instance.yaml': KS('flux-instance', './flux/flux-instance/app', '', 'OCIRepository', 'flux-system'),
+    [`${app}/kustomization.yaml`]:
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ocirepository.yaml\n  - helmrelease.yaml\nconfigMapGenerator:\n  - name: flux-instance-values\n    namespace: flux-system\n    files:\n      - values.yaml=./values.yaml\n',
+    [`${app}/ocirepository.yaml`]:
+      'apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata:\n  name: flux-instance\n  namespace: flux-system\nspec:\n  url: oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance\n  ref:\n    tag: 0.53.0\n',
+    [`${app}/helmrelease.yaml`]: release,
+    [`${app}/values.yaml`]: '# chart values\ninstance:\n  sync:\n    kind: OCIRepository\n    url: oci://ghcr.io/me/manifests\n    ref: main\n    path: ./clusters/one\n',
+    'kubernetes/clusters/one/apps.yaml': KS('apps', './apps', '', 'OCIRepository', 'flux-system'),
+    'kubernetes/apps/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+    // A Kustomization the cluster leaves out: not a cluster of its own.
+    'kubernetes/disabled/ks.yaml': KS('disabled', './disabled/app', '  dependsOn:\n    - name: missing\n', 'OCIRepository', 'flux-system'),
+    'kubernetes/disabled/app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n',
+  });
+  for (const release of [`${helmRelease('')}\n`, resourceSet]) {
+    const model = repo(files(release)).model();
+    const json = treeJson(model);
+    assert.deepEqual(json.clusters.map((c) => c.name), ['one'], release);
+    const root = model.clusters[0].root;
+    assert.ok(root.source.kind === 'view' && root.source.root === 'kubernetes', root.source.description);
+    assert.deepEqual(model.clusters[0].kustomizations.map((k) => k.applied.name).sort(), ['apps', 'flux-instance', 'flux-system']);
+    assert.deepEqual(json.unapplied.map((u) => u.name), ['disabled']);
+    assert.deepEqual(checkModel(model).diagnostics.map((d) => d.rule), []);
+  }
+});
+
+test('clusters whose root paths end in the same folder are named by the folder where their paths differ', () => {
+  const model = repo({
+    'kubernetes/main/cluster/config/flux-instance.yaml': FLUX_INSTANCE('kubernetes/main/cluster/config').replace('name: flux\n', 'name: flux-main\n'),
+    'kubernetes/staging/cluster/config/flux-instance.yaml': FLUX_INSTANCE('kubernetes/staging/cluster/config').replace('name: flux\n', 'name: flux-staging\n'),
+  }).model();
+  assert.deepEqual(treeJson(model).clusters.map((c) => c.name), ['main', 'staging']);
+});
+
+test('no bootstrap file: a root that applies itself from a source of this repository is the cluster, strays beside it are unapplied, a flux2 release tag pins Flux', () => {
+  const source =
+    'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-cluster\n  namespace: flux-system\nspec:\n  url: https://github.com/me/home-ops\n  ref:\n    branch: main\n---\n' +
+    KS('flux-cluster', './cluster/flux', '', 'GitRepository', 'flux-cluster');
+  const installation =
+    'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-installation\n  namespace: flux-system\nspec:\n  url: https://github.com/fluxcd/flux2\n  ref:\n    tag: "v2.6.4"\n---\n' +
+    KS('flux-installation', './manifests/install', '', 'GitRepository', 'flux-installation');
+  const model = repo(
+    {
+      'cluster/flux/flux-system/flux-cluster.yaml': source,
+      'cluster/flux/flux-system/flux-installation.yaml': installation,
+      'cluster/flux/apps.yaml': KS('apps', './cluster/apps', '', 'GitRepository', 'flux-cluster'),
+      'cluster/apps/hr.yaml': 'apiVersion: helm.toolkit.fluxcd.io/v2beta2\nkind: HelmRelease\nmetadata:\n  name: app\n  namespace: default\nspec:\n  chart:\n    spec:\n      chart: app\n      sourceRef:\n        kind: HelmRepository\n        name: charts\n        namespace: flux-system\n',
+      'cluster/apps/repo.yaml': 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: charts\n  namespace: flux-system\nspec:\n  url: https://charts.example.com\n',
+      // Left out of every kustomization: a stray, not a cluster.
+      'cluster/crds/old/crds.yaml': KS('old-crds', './crds', '  dependsOn:\n    - name: missing\n', 'GitRepository', 'flux-cluster'),
+    },
+    { remotes: ['https://github.com/me/home-ops.git'], checkout: { branch: 'main' } },
+  ).model();
+  const json = treeJson(model);
+  assert.deepEqual(json.clusters.map((c) => c.name), ['flux']);
+  assert.deepEqual(model.clusters[0].kustomizations.map((k) => k.applied.name).sort(), ['apps', 'flux-cluster', 'flux-installation']);
+  assert.ok(model.clusters[0].helmReleases.some((h) => h.applied.name === 'app'));
+  assert.deepEqual(json.unapplied.map((u) => u.name), ['old-crds']);
+  // helm.toolkit.fluxcd.io/v2beta2 is still served by Flux 2.6: a warning naming the release that removes it.
+  const d = checkModel(model).diagnostics.map((x) => [x.rule, x.severity, x.message.includes('v2.6.4') && x.message.includes('fluxcd/flux2')]);
+  assert.deepEqual(d, [['api-version-unserved', 'warning', true]]);
+});
