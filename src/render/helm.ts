@@ -6,6 +6,7 @@
  * (kustomize patches/images, commonMetadata, origin labels). helm's and kustomize's own code run
  * as WebAssembly over in-memory copies of the chart's files.
  */
+import { QUIET } from '../core/yaml/document';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -160,7 +161,7 @@ function mergedValuesFiles(files: string[], ignoreMissing: boolean, read: (p: st
       return fail('invalid', `${label}: values file '${f}' (spec.chart.spec.valuesFiles) not found`);
     }
     try {
-      merged = mergeMaps(merged, asRecord(parseYaml(text)) ?? {});
+      merged = mergeMaps(merged, asRecord(parseYaml(text, QUIET)) ?? {});
     } catch (err) {
       return fail('invalid', `${label}: values file '${f}' is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
     }
@@ -239,7 +240,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   let manifest = templated.value;
   // Post-renderers drop helm's `# Source:` comments; remember them by object identity first.
   const origins = new Map<string, RenderedObject['origin']>();
-  for (const doc of parseAllDocuments(manifest)) {
+  for (const doc of parseAllDocuments(manifest, QUIET)) {
     const o = asRecord(doc.toJS());
     const origin = sourceComment(`${doc.commentBefore ?? ''}\n${doc.contents?.commentBefore ?? ''}`, loc.value);
     if (o && origin) origins.set(`${o.kind}/${asString(asRecord(o.metadata)?.name)}`, origin);
@@ -253,7 +254,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
 
   const objects: RenderedObject[] = [];
   let hooks = 0;
-  for (const doc of parseAllDocuments(manifest)) {
+  for (const doc of parseAllDocuments(manifest, QUIET)) {
     if (doc.errors.length) return fail('build-failed', `${label}: helm output is not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
     const obj = asRecord(doc.toJS());
     if (!obj) continue;

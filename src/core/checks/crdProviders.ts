@@ -110,6 +110,34 @@ export function helmfileReleases(ctx: CheckContext): Set<string> {
   return out;
 }
 
+const helmfileGroupsCache = new WeakMap<object, Set<string>>();
+
+/**
+ * API groups whose CRDs a bootstrap helmfile installs with a chart this check knows, whatever the
+ * Flux side holds (a CRDs-only chart such as prometheus-operator-crds, applied before Flux runs).
+ * Charts that install their CRDs only when a value says so are left out: the helmfile's values are
+ * not read.
+ */
+export function helmfileCrdGroups(ctx: CheckContext): Set<string> {
+  const cached = helmfileGroupsCache.get(ctx.model);
+  if (cached) return cached;
+  const out = new Set<string>();
+  for (const file of ctx.model.workspace.files.values()) {
+    if (!file.path.includes('helmfile')) continue;
+    for (const doc of file.docs) {
+      const v = asRecord(doc.value);
+      if (!v || v.apiVersion !== undefined || !Array.isArray(v.releases)) continue;
+      for (const r of asArray(v.releases)) {
+        const chart = asString(asRecord(r)?.chart);
+        const known = chart ? KNOWN_CHARTS[chartName(chart)] : undefined;
+        if (known && !known.enabledBy) for (const g of known.groups) out.add(g);
+      }
+    }
+  }
+  helmfileGroupsCache.set(ctx.model, out);
+  return out;
+}
+
 export function providersFor(index: ProviderIndex, placement: string, group: string, kind: string): CrdProvider[] {
   return index.get(`${placement}#${group}/${kind}`) ?? index.get(`${placement}#${group}/*`) ?? [];
 }

@@ -3,6 +3,7 @@
  * decoded — decoding is in src/cluster/helmStorage.ts because it needs gzip) and the objects of
  * their manifest, prepared the way helm-controller's drift detection prepares them.
  */
+import { QUIET } from '../yaml/document';
 import type { Result } from '../result';
 import { parseAllDocuments } from 'yaml';
 import type { KubeJson } from '../kubeJson';
@@ -57,7 +58,7 @@ export function pickDeployed(records: readonly HelmReleaseRecord[]): { deployed?
 /** Objects of a multi-document manifest (`List` kinds expanded); throws with the document number on bad YAML. */
 export function manifestObjects(manifest: string): KubeJson[] {
   const out: KubeJson[] = [];
-  parseAllDocuments(manifest).forEach((doc, i) => {
+  parseAllDocuments(manifest, QUIET).forEach((doc, i) => {
     if (doc.errors.length) throw new Error(`manifest document ${i + 1}: ${doc.errors[0].message.split('\n')[0]}`);
     const v = doc.toJS({ maxAliasCount: 1000 });
     if (!isRecord(v)) return;

@@ -11,6 +11,7 @@
  * Pure: reads through a `SourceTree`, so any renderer (the kustomize binary over a staged copy, an
  * in-process one over memory) can run the same check over exactly the tree it builds.
  */
+import { QUIET } from '../yaml/document';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { ParsedByText } from '../yaml/byText';
 import { isRemoteResource } from '../model/expand';
@@ -34,7 +35,7 @@ export interface ConfinementProblem {
 
 /** Kustomization files as kustomize reads them (merge keys, aliases bounded); read only. */
 const kustomizations = new ParsedByText((text): unknown => {
-  const doc = parseDocument(text, { merge: true });
+  const doc = parseDocument(text, { ...QUIET, merge: true });
   if (doc.errors.length) throw doc.errors[0];
   return doc.toJS({ maxAliasCount: 1000 });
 });
@@ -200,7 +201,7 @@ export function kustomizeConfinement(tree: SourceTree, vdir: string): Confinemen
   };
 
   const parseDocs = (file: string, field: string, text: string): unknown[] | undefined => {
-    const docs = parseAllDocuments(text, { merge: true });
+    const docs = parseAllDocuments(text, { ...QUIET, merge: true });
     const bad = (Array.isArray(docs) ? docs : [docs]).find((d) => d.errors.length);
     if (!Array.isArray(docs) || bad) {
       problem(file, field, file, `is not valid YAML (${bad ? firstLine(bad.errors[0]) : 'unreadable'}), so the files it names cannot be checked`);
@@ -282,7 +283,7 @@ export function kustomizeConfinement(tree: SourceTree, vdir: string): Confinemen
         // kustomize takes an entry as inline configs when it parses as resources, else as a path:
         // check it both ways, so a difference between the two YAML readers cannot skip a check.
         if (typeof e === 'string') {
-          const docs = parseAllDocuments(e, { merge: true });
+          const docs = parseAllDocuments(e, { ...QUIET, merge: true });
           const list = Array.isArray(docs) ? docs : [docs];
           if (list.every((d) => d.errors.length === 0)) checkConfigs(list.map((d) => d.toJS({ maxAliasCount: 1000 })), file, `${field} (inline)`, dir);
           else if (/[\n{}[\]:]/.test(e)) problem(file, field, e.split('\n')[0], 'looks like an inline plugin config but is not valid YAML, so the files it names cannot be checked');

@@ -3,6 +3,7 @@
  * `files:` entry, a patch file, a folder without kustomization.yaml...). Found before running
  * kustomize so the message names the entry and the kustomization file it is written in.
  */
+import { QUIET } from '../yaml/document';
 import { parse as parseYaml } from 'yaml';
 import { ParsedByText } from '../yaml/byText';
 import type { Workspace } from '../workspace/workspace';
@@ -23,7 +24,7 @@ export interface MissingInput {
 }
 
 /** Kustomization files as parsed YAML (read only). */
-const kustomizations = new ParsedByText((text) => parseYaml(text) as unknown);
+const kustomizations = new ParsedByText((text) => parseYaml(text, QUIET) as unknown);
 
 /** Path part of a generator source: `key=path` or `path`. */
 function generatorPath(entry: string): string {

@@ -1,6 +1,6 @@
 import type { Workspace } from '../workspace/workspace';
 import type { SourceFile } from '../yaml/document';
-import { inferBootstrapObjects, isBootstrapSyncFile, isKustomizationFile, patchFiles } from './bootstrap';
+import { inferBootstrapObjects, inferClusterFolderRoots, isBootstrapSyncFile, isKustomizationFile, patchFiles } from './bootstrap';
 import { configuredSourceRoots } from './config';
 import { Expander, type ExpandedObject, type Expansion, type ExpandProblem } from './expand';
 import { workspaceValues } from './chartValues';
@@ -97,16 +97,17 @@ export class ModelBuilder {
    * The clusters' roots: Kustomizations `flux bootstrap` writes (gotk-sync.yaml, or the one it would
    * write for a placeholder) and those FluxInstance syncs create. Several sync roots of one path are
    * one cluster. A repository with neither falls back to the Kustomizations nothing else applies
-   * (strays beside a self-applying one excepted).
+   * (strays beside a self-applying one excepted; several in one cluster folder are that folder's
+   * inferred root, returned in `inferred` with its source).
    */
   private roots(
     ksObjects: readonly KubeObject[],
     patches: Set<string>,
     syncOf: Map<string, FluxInstanceSync>,
-    wsRoot: string,
+    ws: Workspace,
     problems: ModelProblem[],
     ksIdsIn: (ks: KubeObject) => string[],
-  ): Root[] {
+  ): { roots: Root[]; inferred: KubeObject[] } {
     const bootstrap: Root[] = [];
     const seen = new Set<string>();
     const add = (object: KubeObject) => {
@@ -120,7 +121,7 @@ export class ModelBuilder {
     };
     for (const ks of ksObjects) if (isBootstrapSyncFile(ks.file) && !patches.has(ks.file)) add(ks);
     for (const ks of ksObjects) if (syncOf.has(ks.id)) add(ks);
-    if (bootstrap.length) return bootstrap.sort((a, b) => (a.object.file < b.object.file ? -1 : a.object.file > b.object.file ? 1 : 0));
+    if (bootstrap.length) return { roots: bootstrap.sort((a, b) => (a.object.file < b.object.file ? -1 : a.object.file > b.object.file ? 1 : 0)), inferred: [] };
     // No bootstrap file: roots are the Kustomizations nothing else applies (one applying itself counts).
     const appliedByOther = new Set<string>();
     const selfApplying = new Set<string>();
@@ -141,9 +142,17 @@ export class ModelBuilder {
     // One that applies itself is how a cluster syncs its own definitions: beside it, a Kustomization
     // that nothing applies and that applies no other is a stray (an app left out of its overlay),
     // not a cluster of its own.
-    const plain = unapplied.some((o) => selfApplying.has(o.id)) ? unapplied.filter((o) => selfApplying.has(o.id) || appliesKs.get(o.id)!.length > 0) : unapplied;
-    const roots = [...plain, ...cycleRoots(unpatched, unapplied, appliesKs, selfApplying, wsRoot, problems)];
-    return roots.map((object) => ({ object, pathNamed: selfApplying.has(object.id) }));
+    let plain = unapplied.some((o) => selfApplying.has(o.id)) ? unapplied.filter((o) => selfApplying.has(o.id) || appliesKs.get(o.id)!.length > 0) : unapplied;
+    // Several of them in one folder, which bootstrap would sync: that folder is the cluster.
+    const inferred = inferClusterFolderRoots(ws, plain);
+    const folded = new Set(inferred.flatMap((o) => (o.origin ? [o.origin.file.slice(0, o.origin.file.lastIndexOf('/'))] : [])));
+    plain = plain.filter((o) => !folded.has(o.file.slice(0, o.file.lastIndexOf('/'))));
+    const roots = [
+      ...inferred.filter((o) => o.fluxKind === 'Kustomization').map((object) => ({ object, pathNamed: true })),
+      ...plain.map((object) => ({ object, pathNamed: selfApplying.has(object.id) })),
+      ...cycleRoots(unpatched, unapplied, appliesKs, selfApplying, ws.root, problems).map((object) => ({ object, pathNamed: selfApplying.has(object.id) })),
+    ];
+    return { roots, inferred };
   }
 
   private reset(): void {
@@ -190,6 +199,7 @@ export class ModelBuilder {
       syncSources.set(ks.id, source);
       allObjects.push(source, ks);
     }
+
     const clusterScoped = new Set(CLUSTER_SCOPED_KINDS);
     const namespacedCrdKinds = new Set<string>();
     for (const o of allObjects) {
@@ -278,7 +288,8 @@ export class ModelBuilder {
     const currentById = new Map<string, KubeObject>();
     for (const o of allObjects) currentById.set(o.id, o);
 
-    const roots = this.roots(ksObjects, patches, syncOf, ws.root, problems, (ks) => ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion));
+    const { roots, inferred: folderRoots } = this.roots(ksObjects, patches, syncOf, ws, problems, (ks) => ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion));
+    allObjects.push(...folderRoots);
 
     const builds = this.options.builds;
     const slots: BuildSlot[] = [];

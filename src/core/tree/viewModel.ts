@@ -305,7 +305,8 @@ function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => stri
     const root = sourceRootsOf(a.cluster).get(a.object.id);
     if (root) details.push(sourceRootLine(root.root, root.origin));
   }
-  if (a.object.origin) details.push(`_Created by ${escapeMarkdown(`${a.object.origin.kind} ${a.object.origin.namespace ?? ''}/${a.object.origin.name}`)}_`);
+  if (a.object.origin?.fluxKind === 'Kustomization') details.push('_Inferred: the repository has no bootstrap file, and `flux bootstrap` would sync this folder_');
+  else if (a.object.origin) details.push(`_Created by ${escapeMarkdown(`${a.object.origin.kind} ${a.object.origin.namespace ?? ''}/${a.object.origin.name}`)}_`);
   else if (a.object.synthetic) details.push('_Inferred: `flux bootstrap` creates it at install time_');
   if (live) {
     description = `${description ? description + ' · ' : ''}${live.state}`;

@@ -42,6 +42,12 @@ export interface SourceFile {
 
 /** Larger files are almost certainly generated bundles; parsing them would stall the editor. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Parse options for a repository's YAML: the yaml library's warnings (a mapping used as a key, say)
+ * would go to process warnings, printed on the CLI's stderr and the extension host's log.
+ */
+export const QUIET = { logLevel: 'error' } as const;
 /** Aliases per document; resolving each one scans the document's anchors, so many cost quadratic time. */
 export const MAX_ALIASES = 1000;
 /** Anchors per document that has aliases (the other factor of that scan). */
@@ -154,7 +160,7 @@ function parseText(file: SourceFile): { docs: YamlDoc[]; problems: YamlProblem[]
 }
 
 function parseDocuments(text: string, cut: number | undefined): Document.Parsed[] {
-  const parsed = parseAllDocuments(cut === undefined ? text : text.slice(0, cut), { prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+  const parsed = parseAllDocuments(cut === undefined ? text : text.slice(0, cut), { ...QUIET, prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
   return Array.isArray(parsed) ? parsed : [];
 }
 

@@ -137,6 +137,21 @@ test('crd-order: CRDs applied by an ancestor (flux-system applying gotk-componen
   assert.deepEqual(sibling, ['crd-order|error|apps/alert.yaml|2']);
 });
 
+test('crd-order: a CRDs-only chart of a bootstrap helmfile provides its CRDs, whichever HelmRelease also installs them', () => {
+  const files = {
+    'clusters/c/ks/monitoring.yaml': ks('monitoring', './monitoring'),
+    'clusters/c/ks/app.yaml': ks('app', './app'),
+    'monitoring/repo.yaml': repoDoc,
+    'monitoring/hr.yaml': hr('kube-prometheus-stack', 'observability', 'kube-prometheus-stack'),
+    'app/sm.yaml': 'apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata:\n  name: s\n  namespace: default\n',
+  };
+  assert.deepEqual(rules(files), ['crd-order|error|app/sm.yaml|2']);
+  const helmfile = (chart: string) => `releases:\n  - name: crds\n    namespace: observability\n    chart: ${chart}\n    version: 29.0.0\n`;
+  assert.deepEqual(rules({ ...files, 'bootstrap/helmfile/crds.yaml': helmfile('oci://ghcr.io/prometheus-community/charts/prometheus-operator-crds') }), []);
+  // A chart this check does not know says nothing about the group.
+  assert.deepEqual(rules({ ...files, 'bootstrap/helmfile/crds.yaml': helmfile('oci://example.com/charts/something-else') }), ['crd-order|error|app/sm.yaml|2']);
+});
+
 test('crd-order: what a dependency applies from another repository may install the CRD; the rest of a root applying the resource does not count', () => {
   const upstream =
     'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: upstream\n  namespace: flux-system\nspec:\n  url: https://github.com/other/operator\n  ref:\n    tag: v1.0.0\n---\n' +

@@ -183,3 +183,21 @@ test('no bootstrap file: a root that applies itself from a source of this reposi
   const d = checkModel(model).diagnostics.map((x) => [x.rule, x.severity, x.message.includes('v2.6.4') && x.message.includes('fluxcd/flux2')]);
   assert.deepEqual(d, [['api-version-unserved', 'warning', true]]);
 });
+
+test('no bootstrap file: Kustomizations nothing applies that sit in one folder and depend on each other are that folder’s cluster', () => {
+  const files = {
+    'clusters/my-cluster/istio.yaml': `${KS('istio-system', './istio/system')}---\n${KS('istio-gateway', './istio/gateway', '  dependsOn:\n    - name: istio-system\n')}`,
+    'clusters/my-cluster/apps.yaml': KS('apps', './apps', '  dependsOn:\n    - name: istio-system\n'),
+    'istio/system/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\n  namespace: istio-system\n',
+    'istio/gateway/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: g\n  namespace: istio-system\n',
+    'apps/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: prod\n',
+  };
+  const model = repo(files).model();
+  assert.deepEqual(treeJson(model).clusters.map((c) => c.name), ['my-cluster']);
+  assert.deepEqual(model.clusters[0].kustomizations.map((k) => k.applied.name).sort(), ['apps', 'flux-system', 'istio-gateway', 'istio-system']);
+  assert.ok(model.clusters[0].root.applied.object.synthetic);
+  assert.deepEqual(checkModel(model).diagnostics.map((d) => d.rule), []);
+  // One Kustomization alone in its folder stays its own root.
+  const single = repo({ 'deploy/app.yaml': KS('app', './apps'), 'apps/cm.yaml': files['apps/cm.yaml'] }).model();
+  assert.deepEqual(single.clusters.map((c) => c.root.applied.name), ['app']);
+});

@@ -73,3 +73,19 @@ test('header scan numbers documents like the yaml library and declines unusual s
     assert.equal(scanHeaders(odd), undefined, JSON.stringify(odd));
   }
 });
+
+test("a repository's YAML prints no warning of the yaml library (a mapping used as a key)", async () => {
+  const warnings: string[] = [];
+  const listen = (w: Error) => warnings.push(w.message);
+  process.on('warning', listen);
+  try {
+    const file = parseSourceFile('/repo/values.yaml', 'env:\n  { .PLEX_APIKEY }: x\n');
+    assert.equal(file.docs.length, 1);
+    assert.ok(file.docs[0].value);
+    // process warnings are emitted on the next tick.
+    await new Promise((r) => setImmediate(r));
+  } finally {
+    process.off('warning', listen);
+  }
+  assert.deepEqual(warnings, []);
+});
