@@ -406,10 +406,12 @@ export class Engine {
       const notFound = { ok: false as const, error: { kind: 'not-found', message: `${params.target.kind} ${params.target.namespace}/${params.target.name} is not in cluster '${params.target.cluster}' of ${params.target.root}` } };
       if (!node) return notFound;
       const folder = this.folderOf(params.target.root)!;
+      // Substitution as the repository's kustomize-controller does it, unless asked otherwise.
+      const strict = params.strictSubstitution ?? folder.strictSubstitution;
       // The open (or the last edit) built it already, with these options: no second build. While
       // the refinement has it still to build, its answer waits for that build rather than running
       // another beside it.
-      if (node.kind === 'Kustomization' && !params.revealSecretValues && (params.strictSubstitution ?? true)) {
+      if (node.kind === 'Kustomization' && !params.revealSecretValues && strict === folder.strictSubstitution) {
         for (;;) {
           const refined = folder.refinedRender(node);
           if (refined) return { ok: true, value: refined };
@@ -427,7 +429,7 @@ export class Engine {
         helmBin: params.helmBin,
         revealSecretValues: params.revealSecretValues,
         timeoutMs: params.timeoutMs,
-        strictSubstitution: params.strictSubstitution,
+        strictSubstitution: strict,
         env: params.env,
         signal,
       };

@@ -57,10 +57,15 @@ export class Folder {
     return this.refiner?.refine(this.repo, opts);
   }
 
+  /** Whether this folder's builds substitute strictly, as its kustomize-controller does (StrictPostBuildSubstitutions). */
+  get strictSubstitution(): boolean {
+    return this.refiner?.strictSubstitution ?? false;
+  }
+
   /**
    * `node`'s render (of this folder's current model) from the refinement's build of it, when the
    * model holds a whole build of this session: as `renderKustomization` with the refinement's
-   * options (allowProcesses false, secret values masked, strict substitution) would give it. A copy.
+   * options (allowProcesses false, secret values masked, `strictSubstitution`) would give it. A copy.
    */
   refinedRender(node: KustomizationNode): RenderResult | undefined {
     const slot = this.buildSlot(node);

@@ -147,7 +147,7 @@ export interface RenderParams {
   revealSecretValues?: boolean;
   /** Time limit of one build or chart pull (CLI `--timeout`). */
   timeoutMs?: number;
-  /** kustomize-controller's StrictPostBuildSubstitutions (default on). */
+  /** kustomize-controller's StrictPostBuildSubstitutions; default: as the repository runs it (on from Flux 2.9 unless a file turns the gate off). */
   strictSubstitution?: boolean;
   /** Environment for `helm pull` (PATH lookup too); default the engine's process environment. The builds see none. */
   env?: Record<string, string | undefined>;

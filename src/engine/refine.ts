@@ -19,6 +19,7 @@ import type { RenderTiming } from './protocol';
 import { fileDigest, readDigests, readsHold, watchedPaths, type SourceState } from './buildReads';
 import { MemoryBuildCache } from './memoryBuildCache';
 import { wasmModule } from './wasm/pool';
+import { strictPostBuild } from '../core/flux/featureGates';
 
 /**
  * Rounds of "render what is pending, rebuild": each round reaches one level deeper, so this bounds
@@ -164,11 +165,20 @@ export class Refiner {
   async refine(repo: Repo, opts: RenderOptions): Promise<RefineResult> {
     this.running++;
     try {
-      return await this.rounds(repo, opts);
+      return await this.rounds(repo, this.asFlux(opts));
     } finally {
       this.running--;
       this.endRound();
     }
+  }
+
+  /** Whether the refinement substitutes strictly: as the workspace's kustomize-controller does. */
+  get strictSubstitution(): boolean {
+    return strictPostBuild(this.ws);
+  }
+
+  private asFlux(opts: RenderOptions): RenderOptions {
+    return { ...opts, strictSubstitution: opts.strictSubstitution ?? this.strictSubstitution };
   }
 
   /** Refinements running (refine). */
@@ -305,7 +315,8 @@ export class Refiner {
    * takes such a build only when the rebuilt model asks for the same key from the same files
    * (renderInPart); otherwise it is dropped. True when one was started.
    */
-  startEarly(opts: RenderOptions): boolean {
+  startEarly(given: RenderOptions): boolean {
+    const opts = this.asFlux(given);
     const last = this.lastModel;
     if (!last || this.edited.size === 0 || opts.signal?.aborted) return false;
     let started = false;

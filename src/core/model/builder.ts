@@ -4,6 +4,7 @@ import { inferBootstrapObjects, inferClusterFolderRoots, isBootstrapSyncFile, is
 import { configuredSourceRoots } from './config';
 import { Expander, type ExpandedObject, type Expansion, type ExpandProblem } from './expand';
 import { workspaceValues } from './chartValues';
+import { strictPostBuild } from '../flux/featureGates';
 import { fluxInstanceSyncs, isResourceSet, resourceSetObjects, syncObjects, type FluxInstanceSync } from './fluxOperator';
 import { CLUSTER_SCOPED_KINDS } from '../kinds';
 import { dependsOnOf, helmReleaseNode, patchedChildSubstitute, postBuildVars, sourceRefOf, substituteInline, substitutionDisabled } from './nodes';
@@ -555,10 +556,11 @@ export class ModelBuilder {
    * an edit's two model builds then digest only the nodes visited anew.
    */
   private keyOf(node: KustomizationNode, candidates: (kind: string, name: string) => readonly KubeObject[], sha: (s: string) => string): string {
-    const substituteFrom = substituteFromSignature(node.applied.object, candidates);
+    const strict = strictPostBuild(this.ws);
+    const substituteFrom = `${substituteFromSignature(node.applied.object, candidates)}|${strict}`;
     const memo = this.keys.get(node);
     if (memo?.substituteFrom === substituteFrom) return memo.key;
-    const key = buildKey(node, substituteFrom, sha);
+    const key = buildKey(node, substituteFrom, sha, strict);
     this.keys.set(node, { substituteFrom, key });
     return key;
   }

@@ -30,34 +30,41 @@ export function fluxVersionOf(cluster: ClusterModel): FluxVersion | undefined {
 
 function findVersion(cluster: ClusterModel): FluxVersion | undefined {
   const origin = cluster.root.applied.object.origin;
-  if (origin) {
-    const spec = asRecord(origin.body.spec);
-    const instance = origin.kind === 'FluxInstance' ? spec : asRecord(asRecord(spec?.values)?.instance);
-    const v = asRecord(instance?.distribution)?.version;
-    const parsed = parse(typeof v === 'number' ? String(v) : asString(v), `${origin.kind} ${origin.namespace ?? ''}/${origin.name} distribution.version`);
-    if (parsed) return parsed;
+  const own = origin && fluxVersionIn(origin);
+  if (own) return own;
+  for (const applied of cluster.objects) {
+    if (applied.object.fluxKind !== 'OCIRepository' && applied.object.fluxKind !== 'GitRepository') continue;
+    const v = fluxVersionIn(applied.object, `${applied.namespace ?? ''}/${applied.name}`);
+    if (v) return v;
   }
   for (const applied of cluster.objects) {
-    const o = applied.object;
-    if (o.fluxKind === 'OCIRepository') {
-      const spec = asRecord(o.body.spec);
-      if (!/fluxcd\/flux-manifests$/.test(asString(spec?.url) ?? '')) continue;
-      const parsed = parse(asString(asRecord(spec?.ref)?.tag), `OCIRepository ${applied.namespace}/${applied.name} (flux-manifests) tag`);
-      if (parsed) return parsed;
-    }
-    // Flux installed from the manifests of a flux2 release tag (`./manifests/install` of fluxcd/flux2).
-    if (o.fluxKind === 'GitRepository') {
-      const spec = asRecord(o.body.spec);
-      if (!/github\.com[/:]fluxcd\/flux2(\.git)?\/?$/.test(asString(spec?.url) ?? '')) continue;
-      const parsed = parse(asString(asRecord(spec?.ref)?.tag), `GitRepository ${applied.namespace}/${applied.name} (fluxcd/flux2) tag`);
-      if (parsed) return parsed;
-    }
-  }
-  for (const applied of cluster.objects) {
-    const parsed = headerVersion(applied.object);
-    if (parsed) return parsed;
+    const v = headerVersion(applied.object);
+    if (v) return v;
   }
   return undefined;
+}
+
+/**
+ * The Flux release one object pins, if it is one of those that install Flux (see fluxVersionOf);
+ * `id` names it in messages (`namespace/name` as applied).
+ */
+export function fluxVersionIn(o: KubeObject, id = `${o.namespace ?? ''}/${o.name}`): FluxVersion | undefined {
+  const spec = asRecord(o.body.spec);
+  if (o.kind === 'FluxInstance' || o.fluxKind === 'HelmRelease') {
+    const instance = o.kind === 'FluxInstance' ? spec : asRecord(asRecord(spec?.values)?.instance);
+    const v = asRecord(instance?.distribution)?.version;
+    return parse(typeof v === 'number' ? String(v) : asString(v), `${o.kind} ${o.namespace ?? ''}/${o.name} distribution.version`);
+  }
+  if (o.fluxKind === 'OCIRepository') {
+    if (!/fluxcd\/flux-manifests$/.test(asString(spec?.url) ?? '')) return undefined;
+    return parse(asString(asRecord(spec?.ref)?.tag), `OCIRepository ${id} (flux-manifests) tag`);
+  }
+  // Flux installed from the manifests of a flux2 release tag (`./manifests/install` of fluxcd/flux2).
+  if (o.fluxKind === 'GitRepository') {
+    if (!/github\.com[/:]fluxcd\/flux2(\.git)?\/?$/.test(asString(spec?.url) ?? '')) return undefined;
+    return parse(asString(asRecord(spec?.ref)?.tag), `GitRepository ${id} (fluxcd/flux2) tag`);
+  }
+  return headerVersion(o);
 }
 
 function headerVersion(o: KubeObject): FluxVersion | undefined {

@@ -76,13 +76,13 @@ export const BUILD_SPEC_FIELDS = [
   'decryption',
 ] as const;
 
-/** Digests what a Kustomization's build depends on besides the files it reads: its identity (owner labels) and build spec fields. */
-export function buildKey(node: KustomizationNode, substituteFrom: string, sha: (s: string) => string): string {
+/** Digests what a Kustomization's build depends on besides the files it reads: its identity (owner labels), build spec fields, strict substitution. */
+export function buildKey(node: KustomizationNode, substituteFrom: string, sha: (s: string) => string, strict: boolean): string {
   const a = node.applied;
   const spec = asRecord(a.object.body.spec) ?? {};
   const fields = BUILD_SPEC_FIELDS.map((f) => spec[f] ?? null);
   const view = node.source.kind === 'view' ? node.source.view.key : node.source.kind;
-  return sha(JSON.stringify([a.cluster.name, a.kind, a.namespace, a.name, node.path, node.targetNamespace ?? null, view, fields, node.inheritedSubstitute ?? null, substituteFrom]));
+  return sha(JSON.stringify([a.cluster.name, a.kind, a.namespace, a.name, node.path, node.targetNamespace ?? null, view, fields, node.inheritedSubstitute ?? null, substituteFrom, strict]));
 }
 
 /**

@@ -150,3 +150,40 @@ test('a render waiting for the open\'s builds is cancelled at once when its call
     engine.dispose();
   }
 });
+
+test("the open's builds substitute as the repository's kustomize-controller does: strictly, unless the gate is turned off or Flux is older than 2.9", async () => {
+  const files = fluxRepo();
+  // A variable the Kustomization does not define, in a file its build reads.
+  const withVar = {
+    ...files,
+    'clusters/prod/apps.yaml': files['clusters/prod/apps.yaml'].replace('  path: ./apps\n', '  path: ./apps\n  postBuild:\n    substitute:\n      DEFINED: yes\n'),
+    'apps/dashboard.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dashboard\ndata:\n  uid: "prometheus-${DS_PROMETHEUS}"\n',
+  };
+  const built = async (repoFiles: Record<string, string>) => {
+    const engine = engineOf(repoFiles);
+    try {
+      engine.open([ROOT]);
+      await engine.refined();
+      const [target] = (await engine.request('targets', { root: ROOT, includeInferred: true })).filter((t) => t.name === 'apps');
+      const slot = engine.models()[0].builds.find((b) => b.node.applied.name === 'apps');
+      const render = await engine.request('render', { target, allowProcesses: false });
+      return { slot: slot?.state, render };
+    } finally {
+      engine.dispose();
+    }
+  };
+  // On by default (kustomize-controller v1.9): the build fails as Flux's would.
+  const strict = await built(withVar);
+  assert.equal(strict.slot, 'failed');
+  assert.ok(!strict.render.ok && /variable not set \(strict mode\): "DS_PROMETHEUS"/.test(strict.render.error.message), JSON.stringify(strict.render));
+  // Turned off by a patch of kustomize-controller's arguments, or a Flux older than 2.9: an empty string.
+  const gate = 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - gotk-sync.yaml\npatches:\n  - patch: |\n      - op: add\n        path: /spec/template/spec/containers/0/args/-\n        value: --feature-gates=StrictPostBuildSubstitutions=false\n    target:\n      kind: Deployment\n      name: kustomize-controller\n';
+  const components = '# Flux Version: v2.8.3\n# Components: source-controller,kustomize-controller\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: flux-system\n';
+  const variants: Record<string, string>[] = [{ 'clusters/prod/flux-system/kustomization.yaml': gate }, { 'clusters/prod/flux-system/gotk-components.yaml': components }];
+  for (const extra of variants) {
+    const lenient = await built({ ...withVar, ...extra });
+    assert.equal(lenient.slot, 'built', Object.keys(extra)[0]);
+    assert.ok(lenient.render.ok);
+    assert.equal((lenient.render.value.objects.find((o) => o.metadata.name === 'dashboard')?.data as { uid?: string } | undefined)?.uid, 'prometheus-');
+  }
+});
