@@ -7,6 +7,7 @@
 import { fluxVersionIn } from '../model/fluxVersion';
 import { objectsOf } from '../model/objects';
 import type { Workspace } from '../workspace/workspace';
+import type { SourceFile } from '../yaml/document';
 
 const cache = new WeakMap<Workspace, { version: number; strict: boolean }>();
 
@@ -19,34 +20,48 @@ const cache = new WeakMap<Workspace, { version: number; strict: boolean }>();
 export function strictPostBuild(ws: Workspace): boolean {
   const known = cache.get(ws);
   if (known && known.version === ws.version) return known.strict;
-  const strict = gateIn(ws) ?? !onlyReleasesBefore(ws, 2, 9);
+  let gate: boolean | undefined;
+  let pinnedBefore = false;
+  let pinnedLater = false;
+  for (const file of ws.files.values()) {
+    const f = fileFacts(file);
+    // Clusters that disagree: strict, the release default.
+    if (f.gate !== undefined) gate = gate === true ? true : f.gate;
+    pinnedBefore ||= f.before;
+    pinnedLater ||= f.later;
+  }
+  const strict = gate ?? !(pinnedBefore && !pinnedLater);
   cache.set(ws, { version: ws.version, strict });
   return strict;
 }
 
-function gateIn(ws: Workspace): boolean | undefined {
-  let gate: boolean | undefined;
-  for (const file of ws.files.values()) {
-    const m = /StrictPostBuildSubstitutions=(true|false)/.exec(file.text);
-    if (!m) continue;
-    // Clusters that disagree: strict, the release default.
-    if (m[1] === 'true') return true;
-    gate = false;
-  }
-  return gate;
+interface FileFacts {
+  /** The gate as the file sets it. */
+  readonly gate: boolean | undefined;
+  /** Whether it pins a Flux release older than 2.9, or 2.9 and later. */
+  readonly before: boolean;
+  readonly later: boolean;
 }
 
-function onlyReleasesBefore(ws: Workspace, major: number, minor: number): boolean {
-  let found = false;
-  for (const file of ws.files.values()) {
-    // Only documents that can pin a release are parsed for it: files that name one.
-    if (!/distribution|flux-manifests|fluxcd\/flux2|Flux Version/.test(file.text)) continue;
+/** Per parsed file, so an edit reads only the file it changed. */
+const facts = new WeakMap<SourceFile, FileFacts>();
+
+function fileFacts(file: SourceFile): FileFacts {
+  let f = facts.get(file);
+  if (f) return f;
+  const m = /StrictPostBuildSubstitutions=(true|false)/.exec(file.text);
+  let before = false;
+  let later = false;
+  // Only documents that can pin a release are read for it: files that name one.
+  if (/distribution|flux-manifests|fluxcd\/flux2|Flux Version/.test(file.text)) {
     for (const o of objectsOf(file)) {
       const v = fluxVersionIn(o);
       if (!v) continue;
-      if (v.major > major || (v.major === major && v.minor >= minor)) return false;
-      found = true;
+      if (v.major > 2 || (v.major === 2 && v.minor >= 9)) later = true;
+      else before = true;
     }
   }
-  return found;
+  f = { gate: m ? m[1] === 'true' : undefined, before, later };
+  facts.set(file, f);
+  return f;
 }
