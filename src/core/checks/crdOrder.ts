@@ -3,7 +3,7 @@ import { groupOf } from '../kinds';
 import { asArray, asRecord, asString } from '../model/objects';
 import type { CheckContext } from './context';
 import type { FixHint } from './types';
-import { crdProviders, helmfileCrdGroups, providersFor, type CrdProvider } from './crdProviders';
+import { crdProviders, helmfileReleases, providersFor, type CrdProvider } from './crdProviders';
 
 /**
  * `crd-order` and `crd-order-no-wait`. kustomize-controller dry-runs everything a Kustomization
@@ -21,7 +21,7 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
   if (providers.size === 0) return;
   const deps = dependencyClosure(ctx, cluster);
   const opaque = opaqueBefore(deps);
-  const preinstalled = helmfileCrdGroups(ctx);
+  const preinstalled = helmfileReleases(ctx).crdGroups;
   const noWait = new Map<string, { x: KustomizationNode; p: CrdProvider; kinds: Set<string> }>();
   for (const applied of cluster.objects) {
     const x = applied.appliedBy;

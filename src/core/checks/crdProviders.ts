@@ -57,7 +57,7 @@ export function crdProviders(ctx: CheckContext, cluster: ClusterModel): Provider
     };
     add(index, `${ctx.placement(applied)}#${group}/${kind}`, p);
   }
-  const bootstrap = helmfileReleases(ctx);
+  const bootstrap = helmfileReleases(ctx).names;
   const operatorRooted = cluster.root.applied.object.origin !== undefined;
   for (const hr of cluster.helmReleases) {
     const spec = asRecord(hr.applied.object.body.spec) ?? {};
@@ -82,19 +82,28 @@ export function crdProviders(ctx: CheckContext, cluster: ClusterModel): Provider
   return index;
 }
 
-const helmfileCache = new WeakMap<object, Set<string>>();
+/** What bootstrap helmfiles of the workspace install before Flux runs. */
+interface HelmfileReleases {
+  /** `namespace/name` of each release. */
+  readonly names: Set<string>;
+  /**
+   * API groups whose CRDs a release's chart installs whatever its values, by the well-known charts
+   * (a CRDs-only chart such as prometheus-operator-crds); the helmfile's values are not read.
+   */
+  readonly crdGroups: Set<string>;
+}
+
+const helmfileCache = new WeakMap<object, HelmfileReleases>();
 
 /**
- * `namespace/name` of the releases in helmfiles of the workspace. Home-lab repositories commonly
- * install CNI, cert-manager, external-secrets and CRD charts with helmfile before bootstrapping
- * Flux; their CRDs exist before any Kustomization runs.
+ * Home-lab repositories commonly install CNI, cert-manager, external-secrets and CRD charts with
+ * helmfile before bootstrapping Flux; their CRDs exist before any Kustomization runs.
  */
-export function helmfileReleases(ctx: CheckContext): Set<string> {
-  const ws = ctx.model.workspace;
+export function helmfileReleases(ctx: CheckContext): HelmfileReleases {
   const cached = helmfileCache.get(ctx.model);
   if (cached) return cached;
-  const out = new Set<string>();
-  for (const file of ws.files.values()) {
+  const out: HelmfileReleases = { names: new Set(), crdGroups: new Set() };
+  for (const file of ctx.model.workspace.files.values()) {
     if (!file.path.includes('helmfile')) continue;
     for (const doc of file.docs) {
       const v = asRecord(doc.value);
@@ -102,39 +111,14 @@ export function helmfileReleases(ctx: CheckContext): Set<string> {
       for (const r of asArray(v.releases)) {
         const rel = asRecord(r);
         const name = asString(rel?.name);
-        if (name) out.add(`${asString(rel?.namespace) ?? 'default'}/${name}`);
+        if (name) out.names.add(`${asString(rel?.namespace) ?? 'default'}/${name}`);
+        const chart = asString(rel?.chart);
+        const known = chart ? KNOWN_CHARTS[chartName(chart)] : undefined;
+        if (known && !known.enabledBy) for (const g of known.groups) out.crdGroups.add(g);
       }
     }
   }
   helmfileCache.set(ctx.model, out);
-  return out;
-}
-
-const helmfileGroupsCache = new WeakMap<object, Set<string>>();
-
-/**
- * API groups whose CRDs a bootstrap helmfile installs with a chart this check knows, whatever the
- * Flux side holds (a CRDs-only chart such as prometheus-operator-crds, applied before Flux runs).
- * Charts that install their CRDs only when a value says so are left out: the helmfile's values are
- * not read.
- */
-export function helmfileCrdGroups(ctx: CheckContext): Set<string> {
-  const cached = helmfileGroupsCache.get(ctx.model);
-  if (cached) return cached;
-  const out = new Set<string>();
-  for (const file of ctx.model.workspace.files.values()) {
-    if (!file.path.includes('helmfile')) continue;
-    for (const doc of file.docs) {
-      const v = asRecord(doc.value);
-      if (!v || v.apiVersion !== undefined || !Array.isArray(v.releases)) continue;
-      for (const r of asArray(v.releases)) {
-        const chart = asString(asRecord(r)?.chart);
-        const known = chart ? KNOWN_CHARTS[chartName(chart)] : undefined;
-        if (known && !known.enabledBy) for (const g of known.groups) out.add(g);
-      }
-    }
-  }
-  helmfileGroupsCache.set(ctx.model, out);
   return out;
 }
 
