@@ -79,7 +79,7 @@ export class ModelBuilder {
   private previous = new Map<string, ClusterState>();
   private previousSources: SourceIndex | undefined;
   private readonly ksIdsIn = new WeakMap<Expansion, string[]>();
-  private readonly keys = new WeakMap<KustomizationNode, { substituteFrom: string; key: string }>();
+  private readonly keys = new WeakMap<KustomizationNode, { substituteFrom: string; strict: boolean; key: string }>();
   private readonly unparsable = new WeakMap<Expansion, { version: number; value: boolean }>();
   /** Paths worth a look for patches and bootstrap placeholders; the file set changes only on full reloads. */
   private special: string[] | undefined;
@@ -200,7 +200,6 @@ export class ModelBuilder {
       syncSources.set(ks.id, source);
       allObjects.push(source, ks);
     }
-
     const clusterScoped = new Set(CLUSTER_SCOPED_KINDS);
     const namespacedCrdKinds = new Set<string>();
     for (const o of allObjects) {
@@ -552,16 +551,17 @@ export class ModelBuilder {
 
   /**
    * A node's build key. What it digests of the node is fixed when the node is made (a reused node
-   * keeps its object, path, source and cluster), so only its substituteFrom objects can move it:
-   * an edit's two model builds then digest only the nodes visited anew.
+   * keeps its object, path, source and cluster), so only its substituteFrom objects and the
+   * repository's strict substitution can move it: an edit's two model builds then digest only the
+   * nodes visited anew.
    */
   private keyOf(node: KustomizationNode, candidates: (kind: string, name: string) => readonly KubeObject[], sha: (s: string) => string): string {
     const strict = strictPostBuild(this.ws);
-    const substituteFrom = `${substituteFromSignature(node.applied.object, candidates)}|${strict}`;
+    const substituteFrom = substituteFromSignature(node.applied.object, candidates);
     const memo = this.keys.get(node);
-    if (memo?.substituteFrom === substituteFrom) return memo.key;
+    if (memo?.substituteFrom === substituteFrom && memo.strict === strict) return memo.key;
     const key = buildKey(node, substituteFrom, sha, strict);
-    this.keys.set(node, { substituteFrom, key });
+    this.keys.set(node, { substituteFrom, strict, key });
     return key;
   }
 
