@@ -59,7 +59,8 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
     allowProcesses: true,
     helmBin: (flags.helm as string | undefined) ?? (io.env.HELM_BIN || undefined),
     timeoutMs: timeout === undefined ? undefined : timeout * 1000,
-    strictSubstitution: !flags['no-strict'],
+    // As the repository's kustomize-controller substitutes (strict from v1.9 unless turned off); --no-strict: never strict.
+    strictSubstitution: flags['no-strict'] ? false : undefined,
     env: io.env,
   });
   if (!result.ok) {

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { FIXTURES, REPO_ROOT } from './helpers';
 import { validate } from './jsonSchema';
 import { runCliCaptured } from '../helpers';
@@ -79,5 +81,30 @@ test('check --format sarif: results, rules and locations', async () => {
     assert.ok(!loc.artifactLocation.uri.startsWith('/'));
     assert.ok(loc.region.startLine >= 1 && loc.region.startColumn >= 1);
     assert.ok(r.relatedLocations.length >= 1);
+  }
+});
+
+test('build substitutes as the repository does: strictly by default, leniently when a file turns the gate off or with --no-strict', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-build-strict-'));
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(`${dir}/${rel}`), { recursive: true });
+    fs.writeFileSync(`${dir}/${rel}`, text);
+  };
+  try {
+    write('clusters/c/flux-system/gotk-sync.yaml', 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  path: ./clusters/c\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n');
+    write('clusters/c/apps.yaml', 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\n  namespace: flux-system\nspec:\n  path: ./apps\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  postBuild:\n    substitute:\n      DEFINED: "1"\n');
+    write('apps/cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dashboard\n  namespace: default\ndata:\n  uid: "prometheus-${DS_PROMETHEUS}"\n');
+    const strict = await cli(['build', 'ks', 'apps', dir]);
+    assert.equal(strict.code, 1);
+    assert.match(strict.err, /variable not set \(strict mode\): "DS_PROMETHEUS"/);
+    const flag = await cli(['build', 'ks', 'apps', '--no-strict', dir]);
+    assert.equal(flag.code, 0, flag.err);
+    assert.match(flag.out, /uid: prometheus-$/m);
+    write('clusters/c/flux-system/kustomization.yaml', 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - gotk-sync.yaml\npatches:\n  - patch: |\n      - op: add\n        path: /spec/template/spec/containers/0/args/-\n        value: --feature-gates=StrictPostBuildSubstitutions=false\n    target:\n      kind: Deployment\n      name: kustomize-controller\n');
+    const gate = await cli(['build', 'ks', 'apps', dir]);
+    assert.equal(gate.code, 0, gate.err);
+    assert.match(gate.out, /uid: prometheus-$/m);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
