@@ -28,11 +28,21 @@ test('Show Dependency Graph draws the demo cluster with live status and the orde
   await wb.command('GitOps Preview: Focus on Flux View');
   const pane = wb.viewPane('Flux');
   await pane.locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
+  // The title bar's actions show on hover; rows still loading can move what is under the pointer.
+  await wb.settledTreeRows('Flux');
   await pane.hover();
   await pane.locator('.pane-header .action-label.codicon-type-hierarchy').first().click({ timeout: 10_000 });
   const frame = graphFrame();
   const nodes = frame.locator('#graph .node');
-  await nodes.first().waitFor({ timeout: 30_000 });
+  await wb.page
+    .locator('.tabs-container .tab', { hasText: 'Flux Dependency Graph' })
+    .waitFor({ timeout: 30_000 })
+    .then(() => nodes.first().waitFor({ timeout: 30_000 }))
+    .catch(async (err: Error) => {
+      await wb.screenshot('06-graph-failed');
+      const tabs = await wb.page.locator('.tabs-container .tab').allTextContents();
+      throw new Error(`${err.message}; tabs open: ${JSON.stringify(tabs)}`);
+    });
   const labels = await wb.until('the demo Kustomizations and HelmRelease as nodes', async () => {
     const l = await nodes.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
     const want = ['Kustomization flux-system/flux-system', 'Kustomization flux-system/infra-crds', 'Kustomization flux-system/infra-configs', 'Kustomization flux-system/apps', 'HelmRelease demo/hello'];
