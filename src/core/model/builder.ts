@@ -187,10 +187,7 @@ export class ModelBuilder {
     for (const list of generatedBy.values()) allObjects.push(...list);
     const syncs = fluxInstanceSyncs(
       allObjects.filter((o) => o.kind === 'FluxInstance' || o.fluxKind === 'HelmRelease'),
-      (hr) => {
-        const { values, from } = workspaceValues(ws, allObjects, hr);
-        return { values, fromValuesFrom: from.length > 0 && !asRecord(asRecord(asRecord(hr.body.spec)?.values)?.instance)?.sync };
-      },
+      (hr) => workspaceValues(ws, allObjects, hr),
     );
     const syncOf = new Map<string, FluxInstanceSync>();
     const syncSources = new Map<string, KubeObject>();

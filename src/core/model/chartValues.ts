@@ -14,45 +14,35 @@ type Values = Record<string, any>;
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
-/** One `valuesFrom` entry read from the workspace: the values and the file they were read from. */
-export interface ValuesFromFile {
-  readonly index: number;
-  readonly values: Values;
-  readonly file: string;
-}
-
-/** The merged values, and which `valuesFrom` entries were found (ConfigMaps only: Secret values are never read). */
-export function workspaceValues(ws: Workspace, objects: readonly KubeObject[], hr: KubeObject): { values: Values; from: ValuesFromFile[] } {
+/** The merged values (ConfigMaps only: Secret values are never read). */
+export function workspaceValues(ws: Workspace, objects: readonly KubeObject[], hr: KubeObject): Values {
   const spec = asRecord(hr.body.spec) ?? {};
-  const from: ValuesFromFile[] = [];
   let values: Values = {};
-  asArray(spec.valuesFrom).forEach((entry, index) => {
+  for (const entry of asArray(spec.valuesFrom)) {
     const ref = asRecord(entry);
     const name = asString(ref?.name);
     // A targetPath sets one value through Helm's --set parser; not needed for what the model reads.
-    if (!ref || ref.kind !== 'ConfigMap' || !name || ref.targetPath !== undefined) return;
+    if (!ref || ref.kind !== 'ConfigMap' || !name || ref.targetPath !== undefined) continue;
     const found = configMapValues(ws, objects, hr, name, asString(ref.valuesKey) || 'values.yaml');
-    if (!found) return;
-    values = mergeMaps(values, found.values);
-    from.push({ index, ...found });
-  });
+    if (found) values = mergeMaps(values, found);
+  }
   const inline = asRecord(spec.values);
-  return { values: inline ? mergeMaps(values, inline) : values, from };
+  return inline ? mergeMaps(values, inline) : values;
 }
 
-function configMapValues(ws: Workspace, objects: readonly KubeObject[], hr: KubeObject, name: string, key: string): { values: Values; file: string } | undefined {
+function configMapValues(ws: Workspace, objects: readonly KubeObject[], hr: KubeObject, name: string, key: string): Values | undefined {
   const namespace = asString(asRecord(hr.body.metadata)?.namespace);
   for (const o of objects) {
     if (o.kind !== 'ConfigMap' || o.name !== name || (o.namespace && namespace && o.namespace !== namespace)) continue;
     const text = asString(asRecord(o.body.data)?.[key]);
     const values = text === undefined ? undefined : parsedValues(parseSourceFile(o.file, text));
-    if (values) return { values, file: o.file };
+    if (values) return values;
   }
   return generatedValues(ws, hr.file, name, key);
 }
 
 /** A configMapGenerator named `name` in a kustomization of the folder of `file` or above, its `key` file's values. */
-function generatedValues(ws: Workspace, file: string, name: string, key: string): { values: Values; file: string } | undefined {
+function generatedValues(ws: Workspace, file: string, name: string, key: string): Values | undefined {
   for (let dir = parentOf(file); dir !== undefined && (dir === ws.root || dir.startsWith(`${ws.root}/`)); dir = dir === ws.root ? undefined : parentOf(dir)) {
     for (const base of KUSTOMIZATION_FILES) {
       const kfile = ws.files.get(`${dir}/${base}`);
@@ -71,7 +61,7 @@ function generatedValues(ws: Workspace, file: string, name: string, key: string)
           const path = within(ws.root, dir, rel);
           const source = path === undefined ? undefined : ws.files.get(path);
           const values = source && parsedValues(source);
-          if (values) return { values, file: source.path };
+          if (values) return values;
         }
       }
     }

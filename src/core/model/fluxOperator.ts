@@ -32,7 +32,7 @@ export interface FluxInstanceSync {
  * FluxInstances with a `spec.sync`, written as manifests or as `flux-instance` chart values;
  * `valuesOf` gives a chart's values as helm-controller merges them (valuesFrom, then values).
  */
-export function fluxInstanceSyncs(objects: readonly KubeObject[], valuesOf: (hr: KubeObject) => { values: Record<string, any>; fromValuesFrom: boolean } = inlineValues): FluxInstanceSync[] {
+export function fluxInstanceSyncs(objects: readonly KubeObject[], valuesOf: (hr: KubeObject) => Record<string, any> = inlineValues): FluxInstanceSync[] {
   const out: FluxInstanceSync[] = [];
   for (const o of objects) {
     let spec: Record<string, any> | undefined;
@@ -45,9 +45,8 @@ export function fluxInstanceSyncs(objects: readonly KubeObject[], valuesOf: (hr:
     } else if (o.fluxKind === 'HelmRelease' && isFluxInstanceChart(o)) {
       // The chart renders `instance` as the FluxInstance's spec, in the release namespace.
       const hrSpec = asRecord(o.body.spec);
-      const { values, fromValuesFrom } = valuesOf(o);
-      spec = asRecord(values.instance);
-      at = fromValuesFrom ? ['spec', 'valuesFrom'] : ['spec', 'values', 'instance'];
+      spec = asRecord(valuesOf(o).instance);
+      at = asRecord(asRecord(asRecord(hrSpec?.values)?.instance)?.sync) ? ['spec', 'values', 'instance'] : ['spec', 'valuesFrom'];
       namespace = asString(hrSpec?.targetNamespace) || o.namespace || 'flux-system';
     } else continue;
     const sync = asRecord(spec?.sync);
@@ -74,8 +73,8 @@ function versionText(v: unknown): string | undefined {
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
 
-function inlineValues(hr: KubeObject): { values: Record<string, any>; fromValuesFrom: boolean } {
-  return { values: asRecord(asRecord(hr.body.spec)?.values) ?? {}, fromValuesFrom: false };
+function inlineValues(hr: KubeObject): Record<string, any> {
+  return asRecord(asRecord(hr.body.spec)?.values) ?? {};
 }
 
 /** A HelmRelease of the Flux Operator's `flux-instance` chart (by chart name or chart source name/URL). */
