@@ -118,16 +118,16 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
  * what X depends on (transitively) and the Kustomizations that applies.
  */
 function opaqueBefore(deps: (ks: KustomizationNode) => Set<KustomizationNode>): (x: KustomizationNode) => boolean {
+  const own = (k: KustomizationNode) => k.source.kind !== 'view' || k.remoteResources.length > 0;
   const subtree = new Map<KustomizationNode, boolean>();
   const hidden = (k: KustomizationNode): boolean => {
     let v = subtree.get(k);
     if (v !== undefined) return v;
     subtree.set(k, false); // a cycle of applies adds nothing
-    v = k.source.kind !== 'view' || k.remoteResources.length > 0 || k.children.some((c) => c !== k && hidden(c));
+    v = own(k) || k.children.some((c) => c !== k && hidden(c));
     subtree.set(k, v);
     return v;
   };
-  const own = (k: KustomizationNode) => k.source.kind !== 'view' || k.remoteResources.length > 0;
   return (x) => {
     if (own(x)) return true;
     for (let a = x.applied.appliedBy; a; a = a.applied.appliedBy) if (own(a)) return true;
