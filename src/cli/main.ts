@@ -6,6 +6,7 @@ import { runDiff, DIFF_SUMMARY } from './commands/diff';
 import { runCheck } from './commands/check';
 import { runGraph, GRAPH_SUMMARY } from './commands/graph';
 import { runReconcile, runResume, runSuspend, RECONCILE_SUMMARY, RESUME_SUMMARY, SUSPEND_SUMMARY } from './commands/reconcile';
+import { sealSharedPrototypes } from '../node/sealPrototypes';
 
 /** One line per subcommand; each lives in `commands/<name>.ts`. */
 const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
@@ -47,6 +48,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 if (require.main === module) {
+  sealSharedPrototypes();
   const io: CliIO = {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),

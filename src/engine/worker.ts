@@ -6,7 +6,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { nodeEngine } from './node';
 import type { FromEngine, ToEngine } from './protocol';
 import { serve } from './serve';
+import { sealSharedPrototypes } from '../node/sealPrototypes';
 
+sealSharedPrototypes();
 if (!parentPort) throw new Error('engineWorker must run as a worker thread');
 const port = parentPort;
 const engine = nodeEngine({ debounceMs: (workerData as { debounceMs?: number } | undefined)?.debounceMs });

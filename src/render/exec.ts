@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Result } from '../core/result';
 import { fail, ok, type RenderError } from './errors';
+import { getOwn, nullRecord } from '../core/safeRecord';
 
 export interface RunOptions {
   cwd?: string;
@@ -34,10 +35,13 @@ const NETWORK_VARS = [
  * program (kustomize runs git for remote bases, helm runs post-renderers and plugins by name).
  */
 export function childEnv(env: NodeJS.ProcessEnv, network = false): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { PATH: '' };
+  // Node reads a child's environment with for…in, which lists inherited names too: the object has
+  // no prototype, and only the caller's own variables are copied.
+  const out = nullRecord<string>();
+  out.PATH = '';
   for (const name of network ? [...BASE_VARS, ...NETWORK_VARS] : BASE_VARS) {
-    const v = env[name];
-    if (v !== undefined) out[name] = v;
+    const v = getOwn(env, name);
+    if (typeof v === 'string') out[name] = v;
   }
   return out;
 }

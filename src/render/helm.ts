@@ -21,6 +21,7 @@ import { clampVirtual, normalizeVirtual, type SourceView } from '../core/model/v
 import { kubeVersionProblem } from '../core/flux/validation';
 import { describeLocated, helmReleaseValueProblems } from '../core/flux/helmInputs';
 import { helmReleaseValues, mergeMaps } from '../core/flux/helmValues';
+import { getOwn } from '../core/safeRecord';
 import { maskSops } from '../core/flux/mask';
 import { setCommonMetadata } from '../core/flux/postbuild';
 import type { Result } from '../core/result';
@@ -109,15 +110,18 @@ function locateChart(model: RepoModel, hr: HelmReleaseNode): Result<ChartLocatio
  * `helm pull --untar` into it, which needs the helm binary and a trusted workspace.
  */
 async function pullChart(loc: Extract<ChartLocation, { kind: 'pull' }>, opts: RenderOptions, label: string): Promise<Result<string, RenderError>> {
-  const cache = opts.cacheDir ?? defaultChartCache();
+  // The options that choose a folder to write, a binary and its environment are read as own
+  // properties only: nothing inherited (a polluted prototype) can choose them.
+  const cache = (getOwn(opts, 'cacheDir') as string | undefined) ?? defaultChartCache();
   const key = createHash('sha256').update(`${loc.repo ?? ''}|${loc.ref}|${loc.version ?? ''}`).digest('hex').slice(0, 16);
   const dest = path.join(cache, key);
   const existing = chartDirIn(dest);
   if (existing) return ok(existing);
-  if (!opts.allowProcesses) {
+  if (getOwn(opts, 'allowProcesses') !== true) {
     return fail('not-allowed', `${label}: chart ${loc.display} is not in the chart cache, and pulling it runs helm, which is disabled in an untrusted workspace. Trust the workspace to pull it.`);
   }
-  const helmBin = resolveHelm({ helmBin: opts.helmBin, env: opts.env });
+  const env = getOwn(opts, 'env') as NodeJS.ProcessEnv | undefined;
+  const helmBin = resolveHelm({ helmBin: getOwn(opts, 'helmBin') as string | undefined, env });
   if (!helmBin.ok) return fail(helmBin.error.kind, `${label}: chart ${loc.display} is not in the chart cache, and pulling it needs helm: ${helmBin.error.message}`);
   const helm = helmBin.value;
   await fs.promises.mkdir(cache, { recursive: true });
@@ -127,7 +131,7 @@ async function pullChart(loc: Extract<ChartLocation, { kind: 'pull' }>, opts: Re
   if (loc.repo) args.push(`--repo=${loc.repo}`);
   if (loc.version) args.push(`--version=${loc.version}`);
   args.push('--', loc.ref);
-  const run = await runProcess(helm, args, { timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal, env: opts.env, network: true });
+  const run = await runProcess(helm, args, { timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal, env, network: true });
   if (!run.ok) {
     await removeDir(tmp);
     return fail(run.error.kind === 'build-failed' ? 'unavailable' : run.error.kind, `${label}: could not pull chart ${loc.display} (helm pull needs network access to the chart repository): ${run.error.message}`, run.error.stderr);
@@ -174,9 +178,6 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const spec = asRecord(hr.applied.object.body.spec) ?? {};
   const namespace = hr.targetNamespace;
   const hrNamespace = hr.applied.namespace ?? 'default';
-  const vals = helmReleaseValues(model, hr.applied.cluster, spec, hrNamespace, opts.revealSecretValues === true);
-  if (vals.error) return fail('invalid', `${label}: ${vals.error}`);
-  const warnings = [...vals.warnings];
   // helm-controller refuses these before it renders; so does the preview (and a chart pull never sees them).
   const ref = hr.chartSourceRef;
   const source = ref ? findSource(model.sourceIndex, ref.kind, ref.name, ref.namespace, hr.applied.object.doc.file.path) : undefined;
@@ -188,6 +189,9 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
     if (kubeProblem) lines.push(`  Kubernetes version (kubeVersion option): ${kubeProblem}`);
     return fail('invalid', `${label}: helm-controller would refuse these values:\n${lines.join('\n')}`);
   }
+  const vals = helmReleaseValues(model, hr.applied.cluster, spec, hrNamespace, opts.revealSecretValues === true);
+  if (vals.error) return fail('invalid', `${label}: ${vals.error}`);
+  const warnings = [...vals.warnings];
   const loc = locateChart(model, hr);
   if (!loc.ok) return loc;
 

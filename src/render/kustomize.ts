@@ -24,6 +24,7 @@ import { InputBudget, memTree } from './files';
 import { baseFiles } from './baseFiles';
 import type { RenderedObject, RenderOptions, RenderResult } from './types';
 import { fromWasm } from './wasm';
+import { nullRecord } from '../core/safeRecord';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const ORIGIN_ANNOTATION = 'config.kubernetes.io/origin';
@@ -315,7 +316,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
     if (!result.ok) return { result, generated, timing, refused: `its post-build failed: ${result.error.message}` };
     return { result, generated, timing };
   }
-  const reads: Record<string, ReadKind> = {};
+  const reads = nullRecord<ReadKind>();
   const note = (vp: string, how: ReadKind) => {
     const rank = { stat: 1, list: 2, file: 3 };
     const prev = reads[vp];

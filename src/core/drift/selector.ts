@@ -7,6 +7,7 @@ import type { KubeJson } from '../kubeJson';
 import { groupOf } from '../kinds';
 import { versionOf } from '../kinds';
 import { isRecord } from './types';
+import { setOwn } from '../safeRecord';
 
 export interface Selector {
   group?: string;
@@ -61,7 +62,7 @@ export function compileSelector(s: Selector | undefined): CompiledSelector {
 
 function stringMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  if (isRecord(v)) for (const [k, x] of Object.entries(v)) out[k] = String(x);
+  if (isRecord(v)) for (const [k, x] of Object.entries(v)) setOwn(out, k, String(x));
   return out;
 }
 

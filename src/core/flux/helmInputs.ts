@@ -4,7 +4,8 @@
  * rules Flux and the API server apply, and located (file, line, field) for the message.
  */
 import type { HelmReleaseNode } from '../model/types';
-import { asRecord, asString, type KubeObject } from '../model/objects';
+import { asArray, asRecord, asString, type KubeObject } from '../model/objects';
+import { parsePath } from './helmValues';
 import { rangeAt, type PathSegment } from '../yaml/document';
 import {
   chartNameProblem,
@@ -57,6 +58,10 @@ export function helmReleaseValueProblems(hr: HelmReleaseNode, source: KubeObject
   else check(out, obj, ['metadata', 'namespace'], 'metadata.namespace', hr.targetNamespace, namespaceProblem);
   if (asString(spec.storageNamespace)) check(out, obj, ['spec', 'storageNamespace'], 'spec.storageNamespace', hr.storageNamespace, namespaceProblem);
 
+  asArray(spec.valuesFrom).forEach((entry, i) => {
+    check(out, obj, ['spec', 'valuesFrom', i, 'targetPath'], `spec.valuesFrom[${i}].targetPath`, asString(asRecord(entry)?.targetPath) || undefined, targetPathProblem);
+  });
+
   const chartSpec = asRecord(asRecord(spec.chart)?.spec);
   const ref = hr.chartSourceRef;
   const sourceSpec = asRecord(source?.body.spec) ?? {};
@@ -77,6 +82,16 @@ export function helmReleaseValueProblems(hr: HelmReleaseNode, source: KubeObject
     check(out, source, ['spec', 'ref', 'digest'], 'spec.ref.digest', asString(r.digest), ociDigestProblem);
   }
   return out;
+}
+
+/** helm-controller sets a targetPath through Helm's `--set` parser, which refuses what parsePath refuses. */
+function targetPathProblem(path: string): string | undefined {
+  try {
+    parsePath(path);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
 
 /** One line per problem, paths relative to `root`. */

@@ -7,20 +7,25 @@ import { parse as parseYaml } from 'yaml';
 import type { ClusterModel, RepoModel } from '../model/graph';
 import { asArray, asRecord, asString } from '../model/objects';
 import { MASK } from './mask';
+import { getOwn, PROTOTYPE_KEYS, setOwn } from '../safeRecord';
 import { dataOf, findClusterObject } from './postbuild';
 
 type Values = Record<string, any>;
 
 /** chartutil.MergeMaps: maps merge recursively, anything else in `b` replaces `a`'s. */
 export function mergeMaps(a: Values, b: Values): Values {
-  const out: Values = { ...a };
+  const out: Values = {};
+  for (const [k, v] of Object.entries(a)) setOwn(out, k, v);
   for (const [k, v] of Object.entries(b)) {
     const bv = asRecord(v);
-    const av = asRecord(out[k]);
-    out[k] = bv && av ? mergeMaps(av, bv) : v;
+    const av = asRecord(getOwn(out, k));
+    setOwn(out, k, bv && av ? mergeMaps(av, bv) : v);
   }
   return out;
 }
+
+/** Helm strvals' MaxIndex: a larger list index is refused (it would allocate the list). */
+export const MAX_LIST_INDEX = 65536;
 
 /** Helm strvals' typing of a `--set` value: bools, null, int64 (no leading zero), else string. */
 function typedValue(v: string): unknown {
@@ -35,28 +40,38 @@ function typedValue(v: string): unknown {
   return v;
 }
 
-/** Splits `a.b[0].c` into segments (`\.` escapes a dot), as strvals does for keys. */
+/**
+ * Splits `a.b[0].c` into segments (`\.` escapes a dot), as strvals does for keys. Refuses what
+ * helm refuses (a list index over MAX_LIST_INDEX) and the segments that would reach a shared
+ * JavaScript prototype (`__proto__`, `constructor`, `prototype`), which no chart reads.
+ */
 export function parsePath(path: string): (string | number)[] {
   const out: (string | number)[] = [];
   let cur = '';
+  const push = (seg: string) => {
+    if (PROTOTYPE_KEYS.has(seg)) throw new Error(`the key '${seg}' is not allowed in a values path`);
+    out.push(seg);
+  };
   for (let i = 0; i < path.length; i++) {
     const c = path[i];
     if (c === '\\' && i + 1 < path.length) cur += path[++i];
     else if (c === '.') {
-      if (cur !== '') out.push(cur);
+      if (cur !== '') push(cur);
       cur = '';
     } else if (c === '[') {
-      if (cur !== '') out.push(cur);
+      if (cur !== '') push(cur);
       cur = '';
       const end = path.indexOf(']', i);
-      if (end === -1) throw new Error(`unterminated [ in '${path}'`);
-      const idx = Number(path.slice(i + 1, end));
-      if (!Number.isInteger(idx) || idx < 0) throw new Error(`bad list index in '${path}'`);
+      if (end === -1) throw new Error('unterminated [');
+      const text = path.slice(i + 1, end);
+      const idx = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
+      if (!Number.isInteger(idx)) throw new Error(`bad list index '${text.length > 20 ? `${text.slice(0, 20)}…` : text}'`);
+      if (idx > MAX_LIST_INDEX) throw new Error(`list index ${idx} is greater than the maximum supported index ${MAX_LIST_INDEX}`);
       out.push(idx);
       i = end;
     } else cur += c;
   }
-  if (cur !== '') out.push(cur);
+  if (cur !== '') push(cur);
   if (out.length === 0) throw new Error(`empty path`);
   return out;
 }
@@ -85,12 +100,13 @@ export function replacePathValue(values: Values, path: string, value: string, li
     const s = segs[i];
     const nextIsIndex = typeof segs[i + 1] === 'number';
     if (Array.isArray(node) && typeof s === 'number') while (node.length < s) node.push(null);
-    if (node[s] === undefined || node[s] === null || typeof node[s] !== 'object') node[s] = nextIsIndex ? [] : {};
-    node = node[s];
+    const child = getOwn(node, s);
+    if (child === undefined || child === null || typeof child !== 'object') setOwn(node, s, nextIsIndex ? [] : {});
+    node = getOwn(node, s);
   }
   const last = segs[segs.length - 1];
   if (Array.isArray(node) && typeof last === 'number') while (node.length < last) node.push(null);
-  node[last] = v;
+  setOwn(node, last, v);
 }
 
 export interface ValuesResult {
@@ -104,7 +120,11 @@ export interface ValuesResult {
 export function maskLeaves(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(maskLeaves);
   const r = asRecord(v);
-  if (r) return Object.fromEntries(Object.entries(r).map(([k, x]) => [k, maskLeaves(x)]));
+  if (r) {
+    const out: Values = {};
+    for (const [k, x] of Object.entries(r)) setOwn(out, k, maskLeaves(x));
+    return out;
+  }
   return v === null || v === undefined ? v : MASK;
 }
 

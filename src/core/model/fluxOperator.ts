@@ -1,6 +1,7 @@
 import { parseSourceFile, type PathSegment, type SourceFile } from '../yaml/document';
 import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
 import { groupOf } from '../kinds';
+import { setOwn } from '../safeRecord';
 
 /** The Flux Operator's API group (FluxInstance, ResourceSet). */
 export const GROUP_FLUX_OPERATOR = 'fluxcd.controlplane.io';
@@ -209,7 +210,7 @@ function renderTemplate(value: any, input: Record<string, any>): any {
     for (const [k, v] of Object.entries(value)) {
       const r = renderTemplate(v, input);
       if (r === undefined && v !== undefined) return undefined;
-      out[k] = r;
+      setOwn(out, k, r);
     }
     return out;
   }

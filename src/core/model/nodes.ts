@@ -2,6 +2,7 @@ import { envsubst } from '../substitution/evaluate';
 import { parseSourceFile } from '../yaml/document';
 import { asArray, asRecord, asString, type KubeObject } from './objects';
 import { DEFAULT_NAMESPACE, helmReleaseName, type AppliedObject, type HelmReleaseNode, type Reference } from './types';
+import { nullRecord } from '../safeRecord';
 
 /** `postBuild.substitute` values; substituteFrom needs ConfigMap lookups (see `postBuildVars`). */
 export function inlineSubstitutions(spec: Record<string, any>): Record<string, unknown> | undefined {
@@ -22,7 +23,7 @@ export type ConfigMapLookup = (name: string, namespace: string, near: string) =>
 export function postBuildVars(ks: KubeObject, namespace: string, lookup: ConfigMapLookup, inherited?: Record<string, string>): Record<string, string> | undefined {
   const postBuild = asRecord(asRecord(ks.body.spec)?.postBuild);
   if (!postBuild && !inherited) return undefined;
-  const vars: Record<string, string> = {};
+  const vars = nullRecord<string>();
   for (const entry of asArray(postBuild?.substituteFrom)) {
     const e = asRecord(entry);
     const name = asString(e?.name);

@@ -12,6 +12,7 @@ import { withMemoryMaximum } from './binary';
 import { callInstance, encodeRequest, type FromWorker, type RequestExports, type ToWorker } from './protocol';
 import { INSTANCE_WASI, restoreSnapshot } from './snapshot';
 import { Wasi, WasiExit } from './wasi';
+import { sealSharedPrototypes } from '../../node/sealPrototypes';
 
 interface Exports extends RequestExports {
   memory: WebAssembly.Memory;
@@ -19,6 +20,7 @@ interface Exports extends RequestExports {
   collect_if_due(): number;
 }
 
+sealSharedPrototypes();
 let exports: Exports | undefined;
 let log: ModuleLog | undefined;
 

@@ -3,6 +3,7 @@ import { ClusterClient } from '../../cluster/client';
 import type { ClusterError } from '../../cluster/errors';
 import { loadKubeConfig, readKubeConfig } from '../../cluster/kubeconfig';
 import { FluxStatusWatcher } from '../../cluster/watch';
+import { userPathSetting } from '../userSetting';
 
 const CONTEXT_KEY = 'gitopsPreview.context';
 
@@ -71,8 +72,7 @@ export class ClusterConnection implements vscode.Disposable {
   }
 
   private kubeconfigSetting(): string | undefined {
-    // In an untrusted workspace VS Code ignores the workspace value (restrictedConfigurations).
-    return vscode.workspace.getConfiguration('gitopsPreview').get<string>('kubeconfig')?.trim() || undefined;
+    return userPathSetting(vscode.workspace.getConfiguration('gitopsPreview'), 'kubeconfig');
   }
 
   /** Contexts defined in the kubeconfig(s), for Select Context. */

@@ -5,10 +5,7 @@ import type { EngineClient } from '../../engine/client';
 import type { TargetRef } from '../../engine/protocol';
 import type { ClusterConnection } from '../cluster/connection';
 import type { DriftStore } from './store';
-
-function config<T>(key: string): T | undefined {
-  return vscode.workspace.getConfiguration('gitopsPreview').get<T>(key);
-}
+import { userPathSetting } from '../userSetting';
 
 /**
  * Runs drift for one Flux object with a cancellable progress notification and stores the reports.
@@ -37,7 +34,7 @@ export async function runDriftFor(
       const ctx = engineDriftContext(
         deps.engine,
         target,
-        { allowProcesses: trusted, helmBin: config<string>('helmPath')?.trim() || undefined },
+        { allowProcesses: trusted, helmBin: userPathSetting(vscode.workspace.getConfiguration('gitopsPreview'), 'helmPath') },
         {
           subject,
           client,

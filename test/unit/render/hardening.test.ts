@@ -112,8 +112,8 @@ test('valuesFiles of a pulled chart cannot climb out of the chart; a symlinked l
 
 test('child processes get no secrets from the environment and an empty PATH', async () => {
   const env = { PATH: '/usr/bin', HOME: '/home/u', GITHUB_TOKEN: 'ghp_secret', AWS_SECRET_ACCESS_KEY: 'k', HTTPS_PROXY: 'http://proxy' };
-  assert.deepEqual(childEnv(env), { PATH: '', HOME: '/home/u' });
-  assert.deepEqual(childEnv(env, true), { PATH: '', HOME: '/home/u', HTTPS_PROXY: 'http://proxy' });
+  assert.deepEqual({ ...childEnv(env) }, { PATH: '', HOME: '/home/u' });
+  assert.deepEqual({ ...childEnv(env, true) }, { PATH: '', HOME: '/home/u', HTTPS_PROXY: 'http://proxy' });
   const r = await runProcess(process.execPath, ['-e', 'process.stdout.write(JSON.stringify(process.env))'], { timeoutMs: 20_000, env });
   assert.ok(r.ok, r.ok ? '' : r.error.message);
   const seen = JSON.parse(r.value.stdout);
