@@ -9,7 +9,7 @@ import { fluxInstanceSyncs, isResourceSet, resourceSetObjects, syncObjects, type
 import { CLUSTER_SCOPED_KINDS } from '../kinds';
 import { dependsOnOf, helmReleaseNode, patchedChildSubstitute, postBuildVars, sourceRefOf, substituteInline, substitutionDisabled } from './nodes';
 import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
-import { buildSourceIndex, closest, resolveSource, type SourceIndex, type SourceOptions, type SourceResolution } from './sources';
+import { buildSourceIndex, closest, resolveSource, workingTreeRef, type SourceIndex, type SourceOptions, type SourceResolution } from './sources';
 import {
   DEFAULT_NAMESPACE,
   objectKey,
@@ -230,6 +230,7 @@ export class ModelBuilder {
       checkout: this.options.checkout,
       sourceRoots: configuredSourceRoots(ws, this.options.sourceRoots),
       pathsBySource: pathsBySource(ksObjects),
+      workingRef: workingTreeRef(sourceIndex, { remotes: this.options.remotes ?? [], checkout: this.options.checkout }),
     };
     const configMaps = new Map<string, KubeObject[]>();
     for (const o of allObjects) {

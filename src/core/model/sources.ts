@@ -95,6 +95,8 @@ export interface GitCheckout {
   readonly commit?: string;
   /** Tags pointing at `commit`. */
   readonly tags?: readonly string[];
+  /** The branch `origin/HEAD` names (the remote's default branch), when the clone records it. */
+  readonly defaultBranch?: string;
 }
 
 export interface SourceOptions {
@@ -104,6 +106,11 @@ export interface SourceOptions {
   sourceRoots?: ReadonlyMap<string, string>;
   /** `Kind/name` → the `spec.path`s Kustomizations read from sources of that kind and name (root inference). */
   pathsBySource?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The ref (as `refLabel` writes it) that the working tree stands for when the checkout is none
+   * of the refs this repository's GitRepositories name (a feature branch): see workingTreeRef.
+   */
+  workingRef?: string;
 }
 
 /** `flux bootstrap` and the Flux Operator name the cluster's own sync source after its namespace. */
@@ -135,6 +142,61 @@ export function refMatchesCheckout(ref: Record<string, any> | undefined, checkou
   if (asString(ref.semver)) return { same: true };
   if (branch) return { same: checkout.branch === branch, wanted: `branch ${branch}` };
   return { same: true };
+}
+
+/** A GitRepository ref as one comparable label (`branch main`, `tag v1`, `commit abc`); undefined when it names no fixed ref. */
+export function refLabel(ref: Record<string, any> | undefined): string | undefined {
+  if (!ref) return undefined;
+  const commit = asString(ref.commit);
+  if (commit) return `commit ${commit}`;
+  const name = asString(ref.name);
+  if (name?.startsWith('refs/heads/')) return `branch ${name.slice('refs/heads/'.length)}`;
+  if (name?.startsWith('refs/tags/')) return `tag ${name.slice('refs/tags/'.length)}`;
+  if (name) return undefined;
+  const tag = asString(ref.tag);
+  if (tag) return `tag ${tag}`;
+  if (asString(ref.semver)) return undefined;
+  const branch = asString(ref.branch);
+  return branch ? `branch ${branch}` : undefined;
+}
+
+/**
+ * Which of this repository's refs the working tree stands for when the checkout is none of them.
+ * People edit on branches, and the working tree is what the branch becomes once merged: so with
+ * the checkout on a feature branch, the ref the cluster syncs is still this working tree. When the
+ * repository's GitRepositories name several refs (a tenant's `dev-team` beside `main`), the
+ * remote's default branch wins, else the ref of the cluster's own sync source, else `main` or
+ * `master`; the others stay other sources. Undefined when the checkout is one of the refs (it alone is the working tree),
+ * or when nothing says which ref to take.
+ */
+export function workingTreeRef(index: SourceIndex, options: Pick<SourceOptions, 'remotes' | 'checkout'>): string | undefined {
+  const all = new Set<string>();
+  const bootstrap = new Set<string>();
+  for (const [key, objects] of index) {
+    if (!key.startsWith('GitRepository/')) continue;
+    for (const o of objects) {
+      const spec = asRecord(o.body.spec);
+      const url = asString(spec?.url);
+      const isBootstrap = isBootstrapSource({ kind: 'GitRepository', name: o.name, namespace: o.namespace ?? 'default', path: [] }, o);
+      // A bootstrap placeholder (no URL) is this repository at a ref nobody wrote: the working tree
+      // stands for that one, and every ref written elsewhere is another source.
+      if (isBootstrap && !url) return undefined;
+      if (!urlMatchesRemote(url, options)) continue;
+      const ref = asRecord(spec?.ref);
+      if (refMatchesCheckout(ref, options.checkout).same) return undefined;
+      const label = refLabel(ref);
+      if (!label) continue;
+      all.add(label);
+      if (isBootstrap) bootstrap.add(label);
+    }
+  }
+  const defaultBranch = options.checkout?.defaultBranch && `branch ${options.checkout.defaultBranch}`;
+  if (defaultBranch && all.has(defaultBranch)) return defaultBranch;
+  if (bootstrap.size === 1) return [...bootstrap][0];
+  if (all.size === 1) return [...all][0];
+  // A clone that does not record origin/HEAD: Git's usual default branches.
+  const usual = ['branch main', 'branch master'].filter((b) => all.has(b));
+  return usual.length === 1 ? usual[0] : undefined;
 }
 
 function checkoutLabel(checkout: GitCheckout | undefined): string {
@@ -225,6 +287,9 @@ export function resolveSource(ws: Workspace, index: SourceIndex, ref: Reference 
   if (sameUrl && !bootstrap) {
     const match = refMatchesCheckout(asRecord(spec?.ref), options.checkout);
     if (!match.same) {
+      if (options.workingRef && refLabel(asRecord(spec?.ref)) === options.workingRef) {
+        return viewAt(ws, object, label, '', 'remote', `this workspace: its ${checkoutLabel(options.checkout)} stands for ${options.workingRef}, which it becomes once merged`);
+      }
       return { kind: 'external', object, description: `${label} (${url}, ${match.wanted}: the same repository at another ref than this workspace's ${checkoutLabel(options.checkout)})` };
     }
     return viewAt(ws, object, label, '', 'remote', 'this workspace');

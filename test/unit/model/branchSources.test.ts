@@ -1,0 +1,78 @@
+/**
+ * Sources follow the branch being edited: a GitRepository with this repository's URL is the working
+ * tree on a feature branch too (the working tree is what the branch becomes once merged), unless the
+ * repository's GitRepositories name several refs and another one is the working tree's.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Repo } from '../../../src/core/repo';
+import { memoryHost } from '../../../src/core/workspace/host';
+import { treeJson } from '../../../src/core/tree/treeData';
+import type { BuildOptions } from '../../../src/core/model/graph';
+import type { GitCheckout } from '../../../src/core/model/sources';
+
+const ROOT = '/repo';
+const REMOTES = ['git@github.com:me/home-ops.git'];
+
+const gitRepo = (name: string, ref: string, url = 'https://github.com/me/home-ops') =>
+  `apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: 1h\n  url: ${url}\n  ref:\n    ${ref}\n`;
+const ks = (name: string, path: string, source: string, namespace = 'flux-system') =>
+  `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: ${namespace}\nspec:\n  interval: 1h\n  path: ${path}\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: ${source}\n    namespace: flux-system\n`;
+const hr = (name: string) =>
+  `apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: ${name}\n  namespace: default\nspec:\n  interval: 1h\n  chart:\n    spec:\n      chart: ${name}\n      sourceRef:\n        kind: HelmRepository\n        name: charts\n        namespace: flux-system\n`;
+
+/** A cluster whose root applies itself from a GitRepository not named flux-system, pinned to `main`. */
+const SELF_SYNCED = {
+  'kubernetes/flux/config/cluster.yaml': `${gitRepo('home-kubernetes', 'branch: main')}---\n${ks('cluster', './kubernetes/flux', 'home-kubernetes')}`,
+  'kubernetes/flux/apps.yaml': ks('apps', './kubernetes/apps', 'home-kubernetes'),
+  'kubernetes/apps/hr.yaml': hr('podinfo'),
+};
+
+function model(files: Record<string, string>, checkout: GitCheckout | undefined) {
+  const options: BuildOptions = { remotes: REMOTES, checkout };
+  return new Repo(ROOT, memoryHost(ROOT, files), options).model();
+}
+
+test('a feature branch keeps the repository: its one ref is what the branch becomes once merged', () => {
+  const onMain = treeJson(model(SELF_SYNCED, { branch: 'main' }));
+  const onFeature = model(SELF_SYNCED, { branch: 'feature/edit' });
+  assert.deepEqual(treeJson(onFeature), onMain);
+  assert.deepEqual(onMain.helmReleases.map((h) => `${h.cluster}: ${h.name}`), ['flux: podinfo']);
+  const apps = onFeature.clusters[0].kustomizations.find((k) => k.applied.name === 'apps')!;
+  assert.equal(apps.source.kind, 'view');
+  assert.match(apps.source.description, /its branch feature\/edit stands for branch main, which it becomes once merged/);
+});
+
+test('several refs of this repository: the default branch (origin/HEAD) is the working tree, the others stay other sources', () => {
+  const files = {
+    ...SELF_SYNCED,
+    'kubernetes/flux/tenant.yaml': `${gitRepo('tenant', 'branch: tenant')}---\n${ks('tenant', './tenant', 'tenant')}`,
+    'tenant/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: t\n  namespace: default\n',
+  };
+  for (const checkout of [{ branch: 'feature/edit', defaultBranch: 'main' }, { branch: 'feature/edit' }]) {
+    const m = model(files, checkout);
+    const byName = (n: string) => m.clusters[0].kustomizations.find((k) => k.applied.name === n)!;
+    assert.equal(byName('apps').source.kind, 'view', JSON.stringify(checkout));
+    assert.equal(byName('tenant').source.kind, 'external', JSON.stringify(checkout));
+    assert.match(byName('tenant').source.description, /branch tenant: the same repository at another ref than this workspace's branch feature\/edit/);
+  }
+  // Checked out on the tenant's branch, the tenant's source is the working tree and main is not.
+  const onTenant = model(files, { branch: 'tenant' });
+  const all = onTenant.clusters.flatMap((c) => c.kustomizations);
+  assert.equal(all.find((k) => k.applied.name === 'tenant')?.source.kind, 'view');
+  assert.ok(all.filter((k) => k.applied.name === 'apps').every((k) => k.source.kind === 'external'));
+});
+
+test('a bootstrap placeholder (no URL) is this repository at its own ref: a tenant ref stays another source on any branch', () => {
+  const files = {
+    'clusters/prod/flux-system/gotk-sync.yaml': '# placeholder written by flux bootstrap\n',
+    'clusters/prod/tenants.yaml': ks('tenants', './tenants', 'flux-system'),
+    'tenants/sync.yaml': `${gitRepo('dev-team', 'branch: dev-team')}---\n${ks('dev-team', './', 'dev-team', 'apps')}`,
+  };
+  for (const checkout of [{ branch: 'main' }, { branch: 'feature/edit' }]) {
+    const m = model(files, checkout);
+    const devTeam = m.clusters.flatMap((c) => c.kustomizations).find((k) => k.applied.name === 'dev-team');
+    assert.ok(devTeam, JSON.stringify(checkout));
+    assert.equal(devTeam.source.kind, 'external', `${JSON.stringify(checkout)}: ${devTeam.source.description}`);
+  }
+});
