@@ -10,7 +10,9 @@ import { crdProviders, helmfileReleases, providersFor, type CrdProvider } from '
  * applies; a custom resource whose CRD does not exist yet fails it with `no matches for kind`. Within
  * one Kustomization Flux applies CRDs first, so the CRD must come from the same Kustomization or
  * from one it (transitively) depends on; a CRD installed by a HelmRelease additionally needs that
- * Kustomization to wait for the release (`wait: true` or a `healthChecks` entry).
+ * Kustomization to wait for the release (`wait: true` or a `healthChecks` entry). An error when the
+ * cluster never converges (the installer runs only after X is ready, or in X itself); a warning when
+ * X only fails until a retry after the installer has run, as on every fresh cluster.
  */
 export function checkCrdOrder(ctx: CheckContext): void {
   for (const cluster of ctx.model.clusters) checkCluster(ctx, cluster);
@@ -64,11 +66,16 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
     const noMatch = `"no matches for kind \\"${applied.kind}\\" in version \\"${applied.apiVersion}\\""`;
     let message: string;
     let fix: FixHint | undefined;
+    // Whether Flux ever gets past it: only when the CRD's installer can run while X keeps failing.
+    const deadlock = pKs === x || (pKs !== undefined && blockedBy(pKs, x, deps));
     if (pKs === x) {
-      message = `${applied.kind} ${crName} needs a CRD installed by ${p.description}, which this same Kustomization ${xLabel} applies: Flux applies the custom resource before helm-controller installs the chart, and the dry-run fails with ${noMatch}. Move the custom resources to a Kustomization that dependsOn ${xLabel}, and give ${xLabel} \`wait: true\`.`;
+      message = `${applied.kind} ${crName} needs a CRD installed by ${p.description}, which this same Kustomization ${xLabel} applies: Flux applies the custom resource before helm-controller installs the chart, and the dry-run fails with ${noMatch} on every retry, so the chart is never installed. Move the custom resources to a Kustomization that dependsOn ${xLabel}, and give ${xLabel} \`wait: true\`.`;
     } else {
       const helm = p.via === 'helm' ? `, and give ${pLabel} \`wait: true\` so the chart's CRDs exist before ${xLabel} runs` : '';
-      message = `${applied.kind} ${crName} is applied by Kustomization ${xLabel}, but its CRD comes from ${p.description} applied by Kustomization ${pLabel}, which ${xLabel} does not depend on. On a fresh cluster the dry-run fails with ${noMatch} and ${xLabel} is not ready. Add dependsOn '${pLabel}' to ${xLabel}${helm}.`;
+      const outcome = deadlock
+        ? `Its CRD is installed only after ${xLabel} is ready (${pLabel} is applied by or waits for ${xLabel}), so the dry-run fails with ${noMatch} on every retry and the cluster never converges.`
+        : `On a fresh cluster the dry-run fails with ${noMatch} and ${xLabel} stays not ready until a retry after ${pLabel} has installed the CRD.`;
+      message = `${applied.kind} ${crName} is applied by Kustomization ${xLabel}, but its CRD comes from ${p.description} applied by Kustomization ${pLabel}, which ${xLabel} does not depend on. ${outcome} Add dependsOn '${pLabel}' to ${xLabel}${helm}.`;
       if (pKs) {
         const xDoc = x.applied.object.doc;
         fix = {
@@ -85,7 +92,7 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
       ...ctx.related(x.applied.object.doc, ['metadata', 'name'], `Kustomization ${xLabel} applies the custom resource`),
       ...(pKs && pKs !== x ? ctx.related(pKs.applied.object.doc, ['metadata', 'name'], `Kustomization ${pLabel} provides the CRD`) : []),
     ];
-    ctx.report('crd-order', doc, ['kind'], message, { related, fix });
+    ctx.report('crd-order', doc, ['kind'], message, { related, fix, severity: deadlock ? 'error' : 'warning' });
   }
 
   for (const { x, p, kinds } of noWait.values()) {
@@ -136,6 +143,18 @@ function opaqueBefore(deps: (ks: KustomizationNode) => Set<KustomizationNode>): 
     for (const d of deps(x)) if (appliesTransitively(d, x) ? own(d) : hidden(d)) return true;
     return false;
   };
+}
+
+/**
+ * Whether `installer` cannot run until `x` is ready: `x` applies it (transitively), or it or one of
+ * its appliers depends (transitively) on `x`. Then a custom resource of `x` that needs the
+ * installer's CRD fails `x` forever.
+ */
+function blockedBy(installer: KustomizationNode, x: KustomizationNode, deps: (ks: KustomizationNode) => Set<KustomizationNode>): boolean {
+  for (let k: KustomizationNode | undefined = installer; k; k = k.applied.appliedBy) {
+    if (k === x || deps(k).has(x)) return true;
+  }
+  return false;
 }
 
 function appliesTransitively(ancestor: KustomizationNode, ks: KustomizationNode): boolean {

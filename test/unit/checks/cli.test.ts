@@ -61,7 +61,8 @@ test('check --format sarif: validates against the OASIS SARIF 2.1.0 schema', asy
 
 test('check --format sarif: results, rules and locations', async () => {
   const { code, out } = await cli(['check', `${FIXTURES}/crd-order/fail`, '--format', 'sarif']);
-  assert.equal(code, 1);
+  // A ClusterIssuer that only waits for a retry on a fresh cluster: a warning, so exit 0.
+  assert.equal(code, 0);
   const sarif = JSON.parse(out);
   assert.equal(sarif.version, '2.1.0');
   assert.match(sarif.$schema, /sarif-2\.1\.0/);

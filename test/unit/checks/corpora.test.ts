@@ -70,13 +70,13 @@ test('flux2-hub-spoke-example: only HelmRepository v1beta2 / HelmRelease v2beta2
   for (const d of patches) assert.match(d.message, /^This kustomize patch targets HelmRelease helm.toolkit.fluxcd.io\/v2beta2/);
 });
 
-test('bjw-s-labs-home-ops: one real ordering bug (paperless lacks dependsOn dragonfly-operator)', async () => {
+test('bjw-s-labs-home-ops: one real ordering gap (paperless lacks dependsOn dragonfly-operator: it converges on retry, a warning)', async () => {
   // Every other app using the dragonfly component depends on database/dragonfly-operator;
   // selfhosted/paperless does not, so on a fresh cluster its Dragonfly is applied before the CRD.
   // CRDs its bootstrap helmfile installs before Flux (external-secrets, kube-prometheus-stack, …)
   // are not flagged.
   const list = await run('bjw-s-labs-home-ops');
-  assert.deepEqual(list.map((d) => [d.rule, d.severity, d.file, d.line]), [['crd-order', 'error', 'kubernetes/components/dragonfly/cluster.yaml', 4]]);
+  assert.deepEqual(list.map((d) => [d.rule, d.severity, d.file, d.line]), [['crd-order', 'warning', 'kubernetes/components/dragonfly/cluster.yaml', 4]]);
   assert.match(list[0].message, /Dragonfly paperless-dragonfly is applied by Kustomization selfhosted\/paperless.*Add dependsOn 'database\/dragonfly-operator'/);
 });
 

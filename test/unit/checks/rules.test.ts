@@ -32,7 +32,7 @@ test('crd-order: install.crds Skip and cert-manager without crds.enabled provide
   });
   assert.deepEqual(rules(layout('  install:\n    crds: Skip\n', '')), []);
   // The counterpart: both charts now install their CRDs from 'infra', which 'configs' does not depend on.
-  assert.deepEqual(rules(layout('', '  values:\n    crds:\n      enabled: true\n')), ['crd-order|error|configs/issuer.yaml|2', 'crd-order|error|configs/store.yaml|2']);
+  assert.deepEqual(rules(layout('', '  values:\n    crds:\n      enabled: true\n')), ['crd-order|warning|configs/issuer.yaml|2', 'crd-order|warning|configs/store.yaml|2']);
 });
 
 test('crd-order: CRDs from the crds/ folder of a chart in the workspace; transitive dependsOn with wait is fine', () => {
@@ -50,7 +50,7 @@ test('crd-order: CRDs from the crds/ folder of a chart in the workspace; transit
     'deploy/apps/w.yaml': 'apiVersion: acme.io/v1\nkind: Widget\nmetadata:\n  name: ok\n  namespace: default\n',
     'deploy/other/w.yaml': 'apiVersion: acme.io/v1\nkind: Widget\nmetadata:\n  name: early\n  namespace: default\n',
   };
-  assert.deepEqual(rules(files), ['crd-order|error|deploy/other/w.yaml|2']);
+  assert.deepEqual(rules(files), ['crd-order|warning|deploy/other/w.yaml|2']);
 });
 
 test('crd-order: CRDs installed by a bootstrap helmfile before Flux are not flagged', () => {
@@ -61,7 +61,7 @@ test('crd-order: CRDs installed by a bootstrap helmfile before Flux are not flag
     'es/hr.yaml': hr('external-secrets', 'external-secrets', 'external-secrets'),
     'app/secret.yaml': 'apiVersion: external-secrets.io/v1\nkind: ExternalSecret\nmetadata:\n  name: s\n  namespace: default\n',
   };
-  assert.deepEqual(rules(files), ['crd-order|error|app/secret.yaml|2']);
+  assert.deepEqual(rules(files), ['crd-order|warning|app/secret.yaml|2']);
   const helmfile = 'releases:\n  - name: external-secrets\n    namespace: external-secrets\n';
   assert.deepEqual(rules({ ...files, 'bootstrap/helmfile.yaml': helmfile }), []);
 });
@@ -134,7 +134,7 @@ test('crd-order: CRDs applied by an ancestor (flux-system applying gotk-componen
   assert.deepEqual(rules({ 'clusters/c/ks/gotk-components.yaml': crd, 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/alert.yaml': alert }), []);
   // A sibling providing the CRD is not enough.
   const sibling = rules({ 'clusters/c/ks/crds.yaml': ks('crds', './crds'), 'crds/alert-crd.yaml': crd, 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/alert.yaml': alert });
-  assert.deepEqual(sibling, ['crd-order|error|apps/alert.yaml|2']);
+  assert.deepEqual(sibling, ['crd-order|warning|apps/alert.yaml|2']);
 });
 
 test('crd-order: a CRDs-only chart of a bootstrap helmfile provides its CRDs, whichever HelmRelease also installs them', () => {
@@ -145,11 +145,11 @@ test('crd-order: a CRDs-only chart of a bootstrap helmfile provides its CRDs, wh
     'monitoring/hr.yaml': hr('kube-prometheus-stack', 'observability', 'kube-prometheus-stack'),
     'app/sm.yaml': 'apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata:\n  name: s\n  namespace: default\n',
   };
-  assert.deepEqual(rules(files), ['crd-order|error|app/sm.yaml|2']);
+  assert.deepEqual(rules(files), ['crd-order|warning|app/sm.yaml|2']);
   const helmfile = (chart: string) => `releases:\n  - name: crds\n    namespace: observability\n    chart: ${chart}\n    version: 29.0.0\n`;
   assert.deepEqual(rules({ ...files, 'bootstrap/helmfile/crds.yaml': helmfile('oci://ghcr.io/prometheus-community/charts/prometheus-operator-crds') }), []);
   // A chart this check does not know says nothing about the group.
-  assert.deepEqual(rules({ ...files, 'bootstrap/helmfile/crds.yaml': helmfile('oci://example.com/charts/something-else') }), ['crd-order|error|app/sm.yaml|2']);
+  assert.deepEqual(rules({ ...files, 'bootstrap/helmfile/crds.yaml': helmfile('oci://example.com/charts/something-else') }), ['crd-order|warning|app/sm.yaml|2']);
 });
 
 test('crd-order: what a dependency applies from another repository may install the CRD; the rest of a root applying the resource does not count', () => {
@@ -166,9 +166,9 @@ test('crd-order: what a dependency applies from another repository may install t
     'configs/store.yaml': 'apiVersion: external-secrets.io/v1\nkind: ClusterSecretStore\nmetadata:\n  name: vault\n',
   });
   assert.deepEqual(rules(layout('  dependsOn:\n    - name: crds\n')), []);
-  assert.deepEqual(rules(layout('')), ['crd-order|error|configs/store.yaml|2']);
+  assert.deepEqual(rules(layout('')), ['crd-order|warning|configs/store.yaml|2']);
   // Depending on the root that applies configs: the root's other children may run after configs.
-  assert.deepEqual(rules(layout('  dependsOn:\n    - name: root\n')), ['crd-order|error|configs/store.yaml|2']);
+  assert.deepEqual(rules(layout('  dependsOn:\n    - name: root\n')), ['crd-order|warning|configs/store.yaml|2']);
 });
 
 test('revalidation: renaming an object into a collision and back', () => {
@@ -189,4 +189,33 @@ test('api-version-unserved: a document no cluster applies (an archive) is not re
   assert.deepEqual(rules({ 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/hr.yaml': old }), ['api-version-unserved|error|apps/hr.yaml|1']);
   const alone = check(memoryRepo({ 'old/hr.yaml': old })).diagnostics.map((d) => d.rule);
   assert.deepEqual(alone, ['api-version-unserved']);
+});
+
+test('crd-order: an error only where the cluster never converges; a warning where a retry gets past it', () => {
+  const store = 'apiVersion: external-secrets.io/v1\nkind: ClusterSecretStore\nmetadata:\n  name: vault\n';
+  const layout = (installerExtra: string, configsExtra = '') => ({
+    'clusters/c/ks/infra.yaml': ks('infra', './infra', installerExtra),
+    'clusters/c/ks/configs.yaml': ks('configs', './configs', configsExtra),
+    'infra/repo.yaml': repoDoc,
+    'infra/es.yaml': hr('external-secrets', 'flux-system', 'external-secrets'),
+    'configs/store.yaml': store,
+  });
+  // Siblings: configs fails until infra has installed the chart, then converges on its next retry.
+  const [transient] = check(memoryRepo({ ...root, ...layout('') })).diagnostics;
+  assert.equal(transient.severity, 'warning');
+  assert.match(transient.message, /stays not ready until a retry after flux-system\/infra has installed the CRD\. Add dependsOn 'flux-system\/infra'/);
+  // The installer waits for configs: configs is never ready, so infra never runs.
+  const [waits] = check(memoryRepo({ ...root, ...layout('  dependsOn:\n    - name: configs\n') })).diagnostics;
+  assert.equal(waits.severity, 'error');
+  assert.match(waits.message, /installed only after flux-system\/configs is ready .* the cluster never converges/);
+  // configs applies the installer's Kustomization: its failing dry-run never creates it.
+  const nested = {
+    ...root,
+    'clusters/c/ks/configs.yaml': ks('configs', './configs'),
+    'configs/store.yaml': store,
+    'configs/infra.yaml': ks('infra', './infra'),
+    'infra/repo.yaml': repoDoc,
+    'infra/es.yaml': hr('external-secrets', 'flux-system', 'external-secrets'),
+  };
+  assert.deepEqual(rules(nested), ['crd-order|error|configs/store.yaml|2']);
 });
