@@ -24,7 +24,7 @@ import { treeJson, treeText } from '../core/tree/treeData';
 import { Folder, toEngineDiagnostic } from './folder';
 import { liveLookup, snapshotCache } from './live';
 import { hasSkippedSegment } from './pathFilter';
-import type { EngineDiagnostic, ParseProblem, EngineEvent, UpdateTimings, EngineSettings, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
+import type { EngineDiagnostic, SuppressedEngineDiagnostic, ParseProblem, EngineEvent, UpdateTimings, EngineSettings, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
 import { isTargetKind, matches, refOfApplied, refOfObject, targetNodes, type TargetNode } from './targets';
 import { TreeIndex } from './tree';
 import type { BuildCache } from './buildCache';
@@ -298,13 +298,15 @@ export class Engine {
       await this.refined();
       const diagnostics: EngineDiagnostic[] = [];
       const failures: { rules: string; message: string }[] = [];
+      const suppressed: SuppressedEngineDiagnostic[] = [];
       for (const f of this.folders) {
         if (root !== undefined && f.root !== root) continue;
         const result = f.check(() => undefined);
         for (const list of result.byFile.values()) diagnostics.push(...list.map(toEngineDiagnostic));
         failures.push(...result.failures);
+        suppressed.push(...result.suppressed.map((d) => ({ ...toEngineDiagnostic(d), suppression: d.suppression })));
       }
-      return { diagnostics, failures };
+      return { diagnostics, failures, suppressed };
     },
     treeJson: ({ root }) => treeJson(this.folderAt(root).model()),
     treeText: ({ root }) => treeText(this.folderAt(root).model()),

@@ -2,7 +2,7 @@
  * One workspace folder inside the engine: its workspace and model (kept in step by `Repo`), the
  * latest check results and what was last published per file.
  */
-import { checkModel, type Diagnostic } from '../core/checks/index';
+import { checkModel, type Diagnostic, type SuppressedDiagnostic } from '../core/checks/index';
 import { buildDependencyGraph, type DependencyGraph } from '../core/graph/index';
 import type { BuildOptions, KustomizationNode, RepoModel } from '../core/model/graph';
 import type { BuildSlot } from '../core/model/rendered';
@@ -16,7 +16,7 @@ import { Refiner, type RefineResult } from './refine';
 export class Folder {
   readonly repo: Repo;
   /** Latest check results per file (with fix hints, for code actions). */
-  private checked: { version: number; byFile: Map<string, Diagnostic[]>; failures: { rules: string; message: string }[] } | undefined;
+  private checked: { version: number; byFile: Map<string, Diagnostic[]>; failures: { rules: string; message: string }[]; suppressed: SuppressedDiagnostic[] } | undefined;
   private readonly published = new Map<string, string>();
   /** Dependency graphs of the current version, with and without sources. */
   private graphs: { version: number; bySources: Map<boolean, DependencyGraph> } | undefined;
@@ -103,7 +103,7 @@ export class Folder {
     return this.check(log).byFile;
   }
 
-  check(log: (m: string) => void): { byFile: Map<string, Diagnostic[]>; failures: { rules: string; message: string }[] } {
+  check(log: (m: string) => void): { byFile: Map<string, Diagnostic[]>; failures: { rules: string; message: string }[]; suppressed: SuppressedDiagnostic[] } {
     if (this.checked?.version === this.version) return this.checked;
     const result = checkModel(this.model());
     for (const f of result.failures) log(`[checks] internal error in ${f.rules}: ${f.message}`);
@@ -113,7 +113,7 @@ export class Folder {
       if (list) list.push(d);
       else byFile.set(d.file, [d]);
     }
-    this.checked = { version: this.version, byFile, failures: result.failures };
+    this.checked = { version: this.version, byFile, failures: result.failures, suppressed: result.suppressed };
     return this.checked;
   }
 

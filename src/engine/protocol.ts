@@ -33,6 +33,11 @@ export interface EngineDiagnostic extends Location {
   related: (Location & { message: string })[];
 }
 
+/** A finding the repository silenced, with how and why (SARIF lists it as suppressed). */
+export interface SuppressedEngineDiagnostic extends EngineDiagnostic {
+  suppression: { kind: 'inSource' | 'external'; justification: string };
+}
+
 /** The diagnostics of one file; an empty list clears it (LSP publishDiagnostics). */
 export interface FileDiagnostics {
   file: string;
@@ -189,7 +194,7 @@ export interface ParseProblem {
 export interface EngineMethods {
   status: [Record<string, never>, EngineStatus];
   /** Every diagnostic of a folder (or all folders), and the rules that failed with an internal error. */
-  check: [{ root?: string }, { diagnostics: EngineDiagnostic[]; failures: { rules: string; message: string }[] }];
+  check: [{ root?: string }, { diagnostics: EngineDiagnostic[]; failures: { rules: string; message: string }[]; suppressed: SuppressedEngineDiagnostic[] }];
   /** `gitops-preview tree` output of a folder. */
   treeJson: [{ root: string }, TreeJson];
   treeText: [{ root: string }, string];

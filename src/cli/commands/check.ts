@@ -18,6 +18,8 @@ export interface CliDiagnostic {
   endColumn: number;
   message: string;
   related: { file: string; line: number; column: number; message: string }[];
+  /** Only on findings the repository silenced (`.gitops-preview.yaml`, `# gitops-preview:` comments). */
+  suppression?: { kind: 'inSource' | 'external'; justification: string };
 }
 
 export async function runCheck(args: string[], io: CliIO): Promise<number> {
@@ -29,7 +31,8 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
   const result = await engine.request('check', { root });
   for (const f of result.failures) io.stderr(`gitops-preview check: internal error in ${f.rules} rules: ${f.message}\n`);
   const diagnostics = result.diagnostics.map((d) => toCli(root, d));
-  io.stdout(render(format as Format, diagnostics));
+  const suppressed = result.suppressed.map((d) => ({ ...toCli(root, d), suppression: d.suppression }));
+  io.stdout(render(format as Format, diagnostics, suppressed));
   if (result.failures.length) return EXIT_USAGE;
   return diagnostics.some((d) => d.severity === 'error') ? EXIT_FINDINGS : EXIT_OK;
 }
@@ -48,12 +51,12 @@ export function toCli(root: string, d: EngineDiagnostic): CliDiagnostic {
   };
 }
 
-export function render(format: Format, list: CliDiagnostic[]): string {
+export function render(format: Format, list: CliDiagnostic[], suppressed: CliDiagnostic[] = []): string {
   switch (format) {
     case 'json':
-      return JSON.stringify({ diagnostics: list }, null, 2) + '\n';
+      return JSON.stringify({ diagnostics: list, suppressed }, null, 2) + '\n';
     case 'sarif':
-      return JSON.stringify(sarif(list), null, 2) + '\n';
+      return JSON.stringify(sarif([...list, ...suppressed]), null, 2) + '\n';
     case 'github':
       return list.map(githubAnnotation).join('');
     default:
@@ -113,6 +116,7 @@ function sarif(list: CliDiagnostic[]): unknown {
               },
             },
           ],
+          ...(d.suppression ? { suppressions: [{ kind: d.suppression.kind, justification: d.suppression.justification }] } : {}),
           ...(d.related.length
             ? {
                 relatedLocations: d.related.map((r, i) => ({

@@ -1,5 +1,6 @@
-import { CONFIG_FILE, sourceRootProblems } from '../model/config';
+import { CONFIG_FILE, repositorySettings, sourceRootProblems } from '../model/config';
 import type { CheckContext } from './context';
+import { directivesOf } from './suppress';
 
 /**
  * `config-invalid`: entries of `.gitops-preview.yaml` the model leaves out (a malformed source key,
@@ -9,6 +10,22 @@ import type { CheckContext } from './context';
 export function checkConfig(ctx: CheckContext): void {
   const ws = ctx.model.workspace;
   const doc = ws.files.get(`${ws.root}/${CONFIG_FILE}`)?.docs[0];
-  if (!doc) return;
+  if (!doc) return checkDirectives(ctx);
+  checkDirectives(ctx);
   for (const p of sourceRootProblems(ws)) ctx.report('config-invalid', doc, ['sourceRoots', p.key], `${p.message} This entry is ignored.`);
+  for (const p of repositorySettings(ws).problems) ctx.report('config-invalid', doc, p.path, `${p.message} This entry is ignored.`);
+}
+
+/** Inline `# gitops-preview:` directives that ignore nothing because they are malformed. */
+export function checkDirectives(ctx: CheckContext): void {
+  for (const file of ctx.model.workspace.files.values()) {
+    const doc = file.docs[0];
+    if (!doc) continue;
+    for (const d of directivesOf(file)) {
+      if (!d.problem) continue;
+      const lineText = file.text.split('\n', d.line + 1)[d.line] ?? '';
+      const start = { line: d.line, character: lineText.indexOf('#') };
+      ctx.report('config-invalid', doc, { start, end: { line: d.line, character: lineText.length } }, d.problem);
+    }
+  }
 }

@@ -10,8 +10,10 @@ import { checkSources } from './sourceRefs';
 import { checkSubstitutions } from './substitution';
 import { checkSyntax } from './syntax';
 import type { Diagnostic } from './types';
+import { applySuppressions, type SuppressedDiagnostic } from './suppress';
 
 export * from './types';
+export type { Suppression, SuppressedDiagnostic } from './suppress';
 export { KNOWN_CHARTS } from './knownCharts';
 
 const RULE_SETS: [string, (ctx: CheckContext) => void][] = [
@@ -30,6 +32,8 @@ export interface CheckResult {
   readonly diagnostics: Diagnostic[];
   /** Rules that threw: a bug in a rule, never a reason to drop the other rules' findings. */
   readonly failures: { rules: string; message: string }[];
+  /** Findings the repository silenced (`.gitops-preview.yaml`, `# gitops-preview:` comments), with why. */
+  readonly suppressed: SuppressedDiagnostic[];
 }
 
 /** Runs every rule over the model (which already reflects unsaved editor buffers). */
@@ -43,7 +47,8 @@ export function checkModel(model: RepoModel): CheckResult {
       failures.push({ rules: name, message: (err as Error).stack ?? String(err) });
     }
   }
-  return { diagnostics: sortDiagnostics(dedupe(ctx.diagnostics)), failures };
+  const { kept, suppressed } = applySuppressions(model.workspace, dedupe(ctx.diagnostics));
+  return { diagnostics: sortDiagnostics(kept), failures, suppressed: sortDiagnostics(suppressed) as SuppressedDiagnostic[] };
 }
 
 /** The same document is often reached from several clusters; report each finding once. */

@@ -1,5 +1,7 @@
 import type { Workspace } from '../workspace/workspace';
-import { asRecord } from './objects';
+import type { PathSegment } from '../yaml/document';
+import { RULES, type Severity } from '../checks/types';
+import { asArray, asRecord } from './objects';
 import { normalizeVirtual } from './view';
 
 /** The repository's own GitOps Preview settings file, read by the editor and by `check` in CI. */
@@ -42,4 +44,42 @@ export function sourceRootProblems(ws: Workspace): { key: string; message: strin
     else if (normalizeVirtual(folder) !== '' && !ws.hasDir(`${ws.root}/${normalizeVirtual(folder)}`)) out.push({ key, message: `The source root '${folder}' of '${key}' is not a folder of this repository.` });
   }
   return out;
+}
+
+/** What `.gitops-preview.yaml` says about findings: per-rule severities and files not to report. */
+export interface RepositorySettings {
+  readonly rules: ReadonlyMap<string, Severity | 'off'>;
+  /** Globs (gitignore syntax, relative to the repository root). */
+  readonly ignore: readonly string[];
+  /** Entries not understood, at their YAML path, for config-invalid. */
+  readonly problems: readonly { path: PathSegment[]; message: string }[];
+}
+
+const KNOWN_KEYS = ['sourceRoots', 'rules', 'ignore'];
+const SETTINGS = ['error', 'warning', 'info', 'off'];
+
+export function repositorySettings(ws: Workspace): RepositorySettings {
+  const doc = ws.files.get(`${ws.root}/${CONFIG_FILE}`)?.docs[0];
+  const value = asRecord(doc?.value);
+  const rules = new Map<string, Severity | 'off'>();
+  const ignore: string[] = [];
+  const problems: { path: PathSegment[]; message: string }[] = [];
+  if (!value) return { rules, ignore, problems };
+  for (const key of Object.keys(value)) {
+    if (!KNOWN_KEYS.includes(key)) problems.push({ path: [key], message: `'${key}' is not a setting of ${CONFIG_FILE}: it knows ${KNOWN_KEYS.join(', ')}.` });
+  }
+  const ruleEntries = value.rules;
+  if (ruleEntries !== undefined && !asRecord(ruleEntries)) problems.push({ path: ['rules'], message: '`rules` must map rule ids to error, warning, info or off.' });
+  for (const [rule, setting] of Object.entries(asRecord(ruleEntries) ?? {})) {
+    if (!Object.prototype.hasOwnProperty.call(RULES, rule)) problems.push({ path: ['rules', rule], message: `'${rule}' is not a rule: it knows ${Object.keys(RULES).join(', ')}.` });
+    else if (rule === 'config-invalid') problems.push({ path: ['rules', rule], message: 'config-invalid reports this file itself and cannot be changed here.' });
+    else if (typeof setting !== 'string' || !SETTINGS.includes(setting)) problems.push({ path: ['rules', rule], message: `The setting of '${rule}' must be error, warning, info or off.` });
+    else rules.set(rule, setting as Severity | 'off');
+  }
+  if (value.ignore !== undefined && !Array.isArray(value.ignore)) problems.push({ path: ['ignore'], message: '`ignore` must be a list of file globs (gitignore syntax, relative to the repository root).' });
+  asArray(value.ignore).forEach((g, i) => {
+    if (typeof g === 'string' && g.trim()) ignore.push(g);
+    else problems.push({ path: ['ignore', i], message: 'An `ignore` entry must be a file glob (a string).' });
+  });
+  return { rules, ignore, problems };
 }
