@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BuildOptions } from '../core/model/graph';
-import { diskHost, gitCheckout, gitRemotes } from '../node/fsHost';
+import { diskHost } from '../node/fsHost';
+import { gitCheckout, gitRemotes } from '../node/gitMetadata';
 import { Engine } from './engine';
 import type { EngineSettings } from './protocol';
 import { buildCacheDir, buildCacheVersion, PersistentBuildCache } from './persistentBuildCache';
