@@ -1,5 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
-import { tooLarge, type FileRead, type WorkspaceHost } from '../core/workspace/host';
+import { tooLarge, type DirEntry, type FileRead, type WorkspaceHost } from '../core/workspace/host';
+import { escapeFileName, MAX_PATH_BYTES } from './fileNames';
 
 /** Reading one file may take this long (a slow network mount, a file growing while read); then it is skipped. */
 export const READ_BUDGET_MS = 2000;
@@ -33,23 +35,36 @@ export const diskHost: WorkspaceHost = {
     }
   },
   readDir(path) {
-    let entries: fs.Dirent[];
+    let entries: fs.Dirent<Buffer>[];
     try {
-      entries = fs.readdirSync(path, { withFileTypes: true });
-    } catch {
-      return [];
+      // As bytes: a name that is not UTF-8 would not open again once decoded to a string.
+      entries = fs.readdirSync(path, { withFileTypes: true, encoding: 'buffer' });
+    } catch (err) {
+      // Gone since it was listed (a change under way): nothing to read, nothing to report.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      return { notRead: 'unreadable', message: `Folder could not be listed (${describeError(err, path)}); nothing in it was read.` };
     }
-    return entries.map((d) => {
-      if (d.isDirectory() || d.isFile()) return { name: d.name, isDirectory: d.isDirectory() };
-      if (!d.isSymbolicLink()) return { name: d.name, isDirectory: false, unreadable: `${kindOf(d)} is not a regular file; it was not read.` };
+    return entries.map((d): DirEntry => {
+      const name = d.name.toString('utf8');
+      const isDirectory = d.isDirectory();
+      const what = isDirectory ? 'Folder' : 'File';
+      if (!isUtf8(d.name)) {
+        return { name: escapeFileName(d.name), isDirectory, nameUnreadable: true, unreadable: `${what} name is not valid UTF-8 (its other bytes are shown as \\xNN); it was not read, and builds here leave it out.` };
+      }
+      const bytes = Buffer.byteLength(`${path}/${name}`);
+      if (bytes > MAX_PATH_BYTES) {
+        return { name, isDirectory, nameUnreadable: true, unreadable: `${what} path is ${bytes} bytes long, over the ${MAX_PATH_BYTES + 1}-byte limit of the system (PATH_MAX); it was not read, and builds here leave it out.` };
+      }
+      if (isDirectory || d.isFile()) return { name, isDirectory };
+      if (!d.isSymbolicLink()) return { name, isDirectory: false, unreadable: `${kindOf(d)} is not a regular file; it was not read.` };
       let target: fs.Stats;
       try {
-        target = fs.statSync(`${path}/${d.name}`);
+        target = fs.statSync(`${path}/${name}`);
       } catch (err) {
-        return { name: d.name, isDirectory: false, unreadable: `Symbolic link cannot be followed (${describeError(err, `${path}/${d.name}`)}); it was not read.` };
+        return { name, isDirectory: false, unreadable: `Symbolic link cannot be followed (${describeError(err, `${path}/${name}`)}); it was not read.` };
       }
-      if (target.isDirectory() || target.isFile()) return { name: d.name, isDirectory: target.isDirectory(), link: true };
-      return { name: d.name, isDirectory: false, unreadable: `Symbolic link to ${kindOf(target).toLowerCase()}, not a regular file; it was not read.` };
+      if (target.isDirectory() || target.isFile()) return { name, isDirectory: target.isDirectory(), link: true };
+      return { name, isDirectory: false, unreadable: `Symbolic link to ${kindOf(target).toLowerCase()}, not a regular file; it was not read.` };
     });
   },
   realPath(path) {
@@ -99,5 +114,6 @@ function describeError(err: unknown, path: string): string {
   if (e.code === 'ENOENT') return 'a broken symbolic link';
   if (e.code === 'EACCES' || e.code === 'EPERM') return 'permission denied';
   if (e.code === 'ELOOP') return 'a symbolic link loop';
+  if (e.code === 'ENAMETOOLONG') return 'its path is longer than the system allows';
   return e.code ?? (e.message || String(err)).replace(path, '').trim();
 }

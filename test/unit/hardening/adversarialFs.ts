@@ -138,25 +138,34 @@ export function submodule(): FsFixture {
   });
 }
 
-/** A file name that is not UTF-8: `apps/bad-<ff fe>.yaml`, a ConfigMap Flux would apply. */
+/**
+ * Names that are not UTF-8: `apps/bad-<ff fe>.yaml`, a ConfigMap Flux would apply, and a folder
+ * `apps/dir-<c3 28>/` holding another.
+ */
 export function nonUtf8Name(): Fixture {
   return writeRepo(BASE, (dir) => {
-    const name = Buffer.concat([Buffer.from(`${dir}/apps/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.yaml')]);
-    fs.writeFileSync(name, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hidden\n  namespace: default\n');
+    const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\n`;
+    fs.writeFileSync(bytes(`${dir}/apps/bad-`, [0xff, 0xfe], '.yaml'), cm('hidden'));
+    fs.mkdirSync(bytes(`${dir}/apps/dir-`, [0xc3, 0x28]));
+    fs.writeFileSync(bytes(`${dir}/apps/dir-`, [0xc3, 0x28], '/inner.yaml'), cm('inner'));
   });
 }
 
 /**
- * `apps/deep/` nests folders until a path passes the system's 4,096-byte limit; the last one holds
- * a manifest. Made with relative paths from inside (the only way to create it), removed with
- * `rm -rf` (which does the same).
+ * `apps/ddd…/` nests folders until a path passes the system's 4,096-byte limit, with a manifest
+ * at the bottom. Made in a child process changing into each new folder by its relative name (the
+ * only way to make it), removed with `rm -rf` (which does the same).
  */
 export function overlongPath(): Fixture {
   const fixture = writeRepo(BASE, (dir) => {
     const segment = 'd'.repeat(200);
     const depth = Math.ceil((4200 - dir.length) / (segment.length + 1));
-    const script = `cd apps && for i in $(seq ${depth}); do mkdir ${segment} && cd ${segment}; done && printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: deep\\n' > deep.yaml`;
-    execFileSync('sh', ['-c', script], { cwd: dir });
+    const script = `const fs = require('node:fs');
+process.chdir('apps');
+for (let i = 0; i < ${depth}; i++) { fs.mkdirSync('${segment}'); process.chdir('${segment}'); }
+fs.writeFileSync('deep.yaml', 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: deep\\n');`;
+    execFileSync(process.execPath, ['-e', script], { cwd: dir });
   });
   return { dir: fixture.dir, cleanup: () => execFileSync('rm', ['-rf', fixture.dir]) };
 }
