@@ -111,6 +111,12 @@ export class PersistentBuildCache implements BuildCache {
     this.changed();
   }
 
+  drop(key: string, why: string): void {
+    if (!this.slots.has(key)) return;
+    this.remove(key);
+    this.log(`[build cache] dropped an entry of ${this.file} (${why}); it is built again`);
+  }
+
   /** Writes the file now if anything changed (called on dispose; otherwise saves are debounced). */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);

@@ -7,7 +7,10 @@ import * as path from 'node:path';
 import { maskSecrets } from '../../../src/core/flux/mask';
 import { buildCacheDir, buildCacheVersion, CACHE_FILE, holdsSecretValue, PersistentBuildCache, type PersistentBuildCacheOptions } from '../../../src/engine/persistentBuildCache';
 import type { CachedBuild } from '../../../src/engine/buildCache';
-import { nodeEngine } from '../../../src/engine/node';
+import { nodeEngine, openRefined } from '../../../src/engine/node';
+import { asCachedRefinement } from '../../../src/engine/cachedRefinement';
+import { BASE, writeRepo } from '../hardening/adversarial';
+import { checkCli } from '../hardening/cli';
 
 const made: string[] = [];
 after(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -241,4 +244,62 @@ test('the engine opens one persistent cache per folder under the storage directo
   const none = nodeEngine({ debounceMs: 0 });
   none.open([a]);
   assert.equal(none.buildCache(a), undefined);
+});
+
+test('an entry of the wrong shape is dropped and built again: no command fails on it', { timeout: 120_000 }, async () => {
+  const storage = tmp();
+  const fixture = writeRepo(BASE);
+  const root = fixture.dir;
+  const before = process.env.GITOPS_PREVIEW_CACHE;
+  process.env.GITOPS_PREVIEW_CACHE = storage;
+  try {
+    const warm = nodeEngine({ debounceMs: 0 });
+    await openRefined(warm, [root], { storageDir: storage });
+    warm.dispose();
+    const file = path.join(buildCacheDir(storage, root), CACHE_FILE);
+    const saved = fs.readFileSync(file, 'utf8');
+    assert.match(saved, /"objects":\[\{/);
+    const baseline = await checkCli(root);
+    assert.equal(baseline.code, 0, baseline.stderr);
+    // Each keeps the digests of the files read (so the entry would be used) and breaks the value.
+    type Value = { build: Record<string, unknown> & { objects: unknown[] }; reads: Record<string, unknown> };
+    const broken: [string, (v: Value) => void][] = [
+      ['an object that is null', (v) => v.build.objects.unshift(null)],
+      ['objects that are not a list', (v) => (v.build.objects = { length: 1 } as unknown as unknown[])],
+      ['an object without metadata', (v) => v.build.objects.unshift({ apiVersion: 'v1', kind: 'ConfigMap' })],
+      ['a name that is not a string', (v) => v.build.objects.unshift({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 7 } })],
+      ['a build that is a string', (v) => ((v as { build: unknown }).build = 'ok')],
+      ['reads that are not read kinds', (v) => (v.reads[Object.keys(v.reads)[0]] = 42)],
+    ];
+    for (const [what, breakEntry] of broken) {
+      const text = saved
+        .split('\n')
+        .map((line, i) => {
+          if (i === 0 || !line) return line;
+          const tab = line.indexOf('\t');
+          const entry = JSON.parse(line.slice(tab + 1)) as { value: Value };
+          breakEntry(entry.value);
+          return `${line.slice(0, tab)}\t${JSON.stringify(entry)}`;
+        })
+        .join('\n');
+      fs.writeFileSync(file, text);
+      const run = await checkCli(root);
+      assert.equal(run.code, 0, `${what}: ${run.stderr}`);
+      assert.deepEqual(run.diagnostics, baseline.diagnostics, what);
+    }
+    // The engine drops it with a log line, builds again and saves the new build over it.
+    const logs: string[] = [];
+    const again = nodeEngine({ debounceMs: 0 });
+    again.onEvent((e) => e.type === 'log' && logs.push(e.message));
+    await openRefined(again, [root], { storageDir: storage });
+    again.dispose();
+    assert.match(logs.join('\n'), /\[build cache\] dropped an entry .*reads are not a map of read kinds/);
+    const rebuilt = fs.readFileSync(file, 'utf8').split('\n').slice(1).filter(Boolean);
+    assert.ok(rebuilt.length > 0);
+    for (const line of rebuilt) assert.equal(typeof asCachedRefinement(JSON.parse(line.slice(line.indexOf('\t') + 1)).value), 'object', line);
+  } finally {
+    if (before === undefined) delete process.env.GITOPS_PREVIEW_CACHE;
+    else process.env.GITOPS_PREVIEW_CACHE = before;
+    fixture.cleanup();
+  }
 });
