@@ -9,6 +9,7 @@ import { buildCacheDir, buildCacheVersion, CACHE_FILE, holdsSecretValue, Persist
 import type { CachedBuild } from '../../../src/engine/buildCache';
 import { nodeEngine, openRefined } from '../../../src/engine/node';
 import { asCachedRefinement } from '../../../src/engine/cachedRefinement';
+import { DEFAULT_MAX_TOTAL_BYTES, maxTotalBytesFromEnv } from '../../../src/engine/buildCacheCap';
 import { BASE, writeRepo } from '../hardening/adversarial';
 import { checkCli } from '../hardening/cli';
 
@@ -301,5 +302,60 @@ test('an entry of the wrong shape is dropped and built again: no command fails o
     if (before === undefined) delete process.env.GITOPS_PREVIEW_CACHE;
     else process.env.GITOPS_PREVIEW_CACHE = before;
     fixture.cleanup();
+  }
+});
+
+test('all folders together hold at most maxTotalBytes: the least recently opened or saved go first', () => {
+  const storage = tmp();
+  const one = Buffer.byteLength(JSON.stringify(build(1, 10_000))) + 100;
+  const opts = (root: string) => options(buildCacheDir(storage, root), { maxTotalBytes: Math.floor(one * 3.5) });
+  const save = (root: string, n: number, ageS: number) => {
+    const c = PersistentBuildCache.open(opts(root));
+    c.set('ks/apps', build(n, 10_000));
+    c.dispose();
+    const t = new Date(Date.now() - ageS * 1000);
+    fs.utimesSync(path.join(buildCacheDir(storage, root), CACHE_FILE), t, t);
+  };
+  save('/ci/job-1', 1, 300);
+  save('/ci/job-2', 2, 200);
+  save('/ci/job-3', 3, 100);
+  // A temp file its writer left behind long ago counts for nothing and goes.
+  const abandoned = path.join(buildCacheDir(storage, '/ci/job-3'), `${CACHE_FILE}.999.dead.tmp`);
+  fs.writeFileSync(abandoned, 'x'.repeat(one));
+  fs.utimesSync(abandoned, new Date(Date.now() - 3600_000), new Date(Date.now() - 3600_000));
+  // Opening job-1 uses it: job-2 is now the least recently used.
+  assert.deepEqual(PersistentBuildCache.open(opts('/ci/job-1')).get('ks/apps'), build(1, 10_000));
+  const logs: string[] = [];
+  const c = PersistentBuildCache.open({ ...opts('/ci/job-4'), log: (m) => logs.push(m) });
+  c.set('ks/apps', build(4, 10_000));
+  c.dispose();
+  const kept = ['/ci/job-1', '/ci/job-2', '/ci/job-3', '/ci/job-4'].filter((r) => fs.existsSync(buildCacheDir(storage, r)));
+  assert.deepEqual(kept, ['/ci/job-1', '/ci/job-3', '/ci/job-4']);
+  assert.equal(fs.existsSync(abandoned), false);
+  assert.match(logs.join('\n'), /least recently used; all caches together were over/);
+  const total = kept.reduce((sum, r) => sum + fs.statSync(path.join(buildCacheDir(storage, r), CACHE_FILE)).size, 0);
+  assert.ok(total <= one * 3.5, `${total} > ${one * 3.5}`);
+});
+
+test('the total cap is the user\'s to set (GITOPS_PREVIEW_CACHE_MAX_MB; 0: nothing persisted), never the repository\'s', () => {
+  assert.equal(maxTotalBytesFromEnv({}), DEFAULT_MAX_TOTAL_BYTES);
+  assert.equal(DEFAULT_MAX_TOTAL_BYTES, 512 * 2 ** 20);
+  assert.equal(maxTotalBytesFromEnv({ GITOPS_PREVIEW_CACHE_MAX_MB: '100' }), 100 * 2 ** 20);
+  const logs: string[] = [];
+  assert.equal(maxTotalBytesFromEnv({ GITOPS_PREVIEW_CACHE_MAX_MB: 'lots' }, (m) => logs.push(m)), DEFAULT_MAX_TOTAL_BYTES);
+  assert.match(logs[0], /GITOPS_PREVIEW_CACHE_MAX_MB="lots" is not a size in MB/);
+  const storage = tmp();
+  const root = tmp().split(path.sep).join('/');
+  const before = process.env.GITOPS_PREVIEW_CACHE_MAX_MB;
+  process.env.GITOPS_PREVIEW_CACHE_MAX_MB = '0';
+  try {
+    const engine = nodeEngine({ debounceMs: 0 });
+    engine.open([root], { storageDir: storage });
+    assert.equal(engine.buildCache(root), undefined);
+    engine.dispose();
+    assert.deepEqual(fs.readdirSync(storage), []);
+  } finally {
+    if (before === undefined) delete process.env.GITOPS_PREVIEW_CACHE_MAX_MB;
+    else process.env.GITOPS_PREVIEW_CACHE_MAX_MB = before;
   }
 });
