@@ -4,8 +4,8 @@
  * the path no longer opens. Such a name is shown escaped, never opened.
  */
 
-/** Longest path (in bytes, without the terminating NUL) the system opens: Linux's PATH_MAX less one. */
-export const MAX_PATH_BYTES = 4095;
+/** Longest path (in bytes, without the terminating NUL) the system opens: PATH_MAX less one (4,096 on Linux, 1,024 on macOS). */
+export const MAX_PATH_BYTES = process.platform === 'darwin' ? 1023 : 4095;
 
 /**
  * The name as text: valid UTF-8 as is, every other byte as `\xNN` (and `\` as `\\`, so an

@@ -49,11 +49,11 @@ export const diskHost: WorkspaceHost = {
       const isDirectory = d.isDirectory();
       const what = isDirectory ? 'Folder' : 'File';
       if (!isUtf8(d.name)) {
-        return { name: escapeFileName(d.name), isDirectory, nameUnreadable: true, unreadable: `${what} name is not valid UTF-8 (its other bytes are shown as \\xNN); it was not read, and builds here leave it out.` };
+        return { name: escapeFileName(d.name), isDirectory, nameUnreadable: true, unreadable: `${what} name is not valid UTF-8 (its other bytes are shown as \\xNN); it was not read, and local builds leave it out.` };
       }
       const bytes = Buffer.byteLength(`${path}/${name}`);
       if (bytes > MAX_PATH_BYTES) {
-        return { name, isDirectory, nameUnreadable: true, unreadable: `${what} path is ${bytes} bytes long, over the ${MAX_PATH_BYTES + 1}-byte limit of the system (PATH_MAX); it was not read, and builds here leave it out.` };
+        return { name, isDirectory, nameUnreadable: true, unreadable: `${what} path is ${bytes} bytes long, over the ${MAX_PATH_BYTES + 1}-byte limit of the system (PATH_MAX); it was not read, and local builds leave it out.` };
       }
       if (isDirectory || d.isFile()) return { name, isDirectory };
       if (!d.isSymbolicLink()) return { name, isDirectory: false, unreadable: `${kindOf(d)} is not a regular file; it was not read.` };
