@@ -13,6 +13,8 @@ export interface CachedBuild {
 export interface BuildCache {
   get(key: string): CachedBuild | undefined;
   set(key: string, entry: CachedBuild): void;
+  /** Forgets an entry its user cannot use (of another shape: `why`), so that it is built again. */
+  drop(key: string, why: string): void;
   /** Entries held (a reopened workspace's persisted builds included). */
   readonly size: number;
 }

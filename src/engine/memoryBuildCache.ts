@@ -12,6 +12,10 @@ export class MemoryBuildCache implements BuildCache {
     this.entries.set(key, entry);
   }
 
+  drop(key: string): void {
+    this.entries.delete(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

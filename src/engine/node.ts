@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { BuildOptions } from '../core/model/graph';
-import { diskHost, gitCheckout, gitRemotes } from '../node/fsHost';
+import { diskHost } from '../node/fsHost';
+import { gitCheckout, gitRemotes } from '../node/gitMetadata';
 import { Engine } from './engine';
 import type { EngineSettings } from './protocol';
 import { buildCacheDir, buildCacheVersion, PersistentBuildCache } from './persistentBuildCache';
+import { maxTotalBytesFromEnv } from './buildCacheCap';
 import { prestartKustomize } from '../render/kustomize';
 import { wasmDir } from './wasm/host';
 
@@ -17,10 +19,15 @@ export function diskBuildOptions(root: string, settings: EngineSettings = {}): B
   };
 }
 
-/** Builds persisted under the editor's (or the CLI's) storage directory, when it gave one. */
+/**
+ * Builds persisted under the editor's (or the CLI's) storage directory, when it gave one and the
+ * user's total cap (GITOPS_PREVIEW_CACHE_MAX_MB) is not 0.
+ */
 function persistentCache(root: string, settings: EngineSettings, roots: readonly string[], log: (m: string) => void): PersistentBuildCache | undefined {
   if (!settings.storageDir) return undefined;
-  return PersistentBuildCache.open({ dir: buildCacheDir(settings.storageDir, root), version: buildCacheVersion(wasmDir()), workspaceRoots: roots, log });
+  const maxTotalBytes = maxTotalBytesFromEnv(process.env, log);
+  if (maxTotalBytes === 0) return undefined;
+  return PersistentBuildCache.open({ dir: buildCacheDir(settings.storageDir, root), version: buildCacheVersion(wasmDir()), workspaceRoots: roots, maxTotalBytes, log });
 }
 
 /** An engine over the disk (worker and CLI), building every cluster from its root down. */

@@ -7,8 +7,10 @@
  * decoded only when their key is asked for, so a reopen costs one read and a split; a line that does
  * not decode (a truncated or corrupt file) is a miss, never an error. The cache holds at most
  * `maxBytes` of entries (least recently used dropped first) and saves after a quiet period, writing
- * a temp file and renaming it over the old one. It never writes inside a workspace folder, never
- * writes an entry holding a Secret value in clear, and never throws to its caller.
+ * a temp file and renaming it over the old one. The caches of all folders together hold at most
+ * `maxTotalBytes` (buildCacheCap.ts: the least recently opened or saved are deleted). It never
+ * writes inside a workspace folder, never writes an entry holding a Secret value in clear, and
+ * never throws to its caller.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -16,6 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MASK } from '../core/flux/mask';
 import type { BuildCache, CachedBuild } from './buildCache';
+import { capBuildCaches, DEFAULT_MAX_TOTAL_BYTES, touch } from './buildCacheCap';
 
 export const CACHE_FILE = 'builds.v1';
 const FORMAT = 'gitops-preview-builds';
@@ -30,6 +33,8 @@ export interface PersistentBuildCacheOptions {
   /** Workspace folders: the cache refuses to write inside any of them. */
   workspaceRoots: readonly string[];
   maxBytes?: number;
+  /** All folders' caches under the same storage directory together (see buildCacheCap.ts). */
+  maxTotalBytes?: number;
   /** Quiet period after a change before the file is written. */
   saveDelayMs?: number;
   log?: (message: string) => void;
@@ -50,12 +55,14 @@ export class PersistentBuildCache implements BuildCache {
   private dirty = false;
   private readonly file: string;
   private readonly maxBytes: number;
+  private readonly maxTotalBytes: number;
   /** Why nothing is written, when the directory is not allowed. */
   private readonly refused: string | undefined;
 
   private constructor(private readonly options: PersistentBuildCacheOptions) {
     this.file = path.join(options.dir, CACHE_FILE);
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+    this.maxBytes = Math.min(options.maxBytes ?? DEFAULT_MAX_BYTES, this.maxTotalBytes);
     this.refused = insideWorkspace(options.dir, options.workspaceRoots);
     if (this.refused) this.log(`[build cache] not persisted: ${this.refused}`);
   }
@@ -111,6 +118,12 @@ export class PersistentBuildCache implements BuildCache {
     this.changed();
   }
 
+  drop(key: string, why: string): void {
+    if (!this.slots.has(key)) return;
+    this.remove(key);
+    this.log(`[build cache] dropped an entry of ${this.file} (${why}); it is built again`);
+  }
+
   /** Writes the file now if anything changed (called on dispose; otherwise saves are debounced). */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -131,6 +144,12 @@ export class PersistentBuildCache implements BuildCache {
       } catch {
         // Nothing more to do: the previous file, if any, is intact.
       }
+      return;
+    }
+    try {
+      capBuildCaches(path.dirname(this.options.dir), CACHE_FILE, this.maxTotalBytes, this.options.dir, (m) => this.log(m));
+    } catch (err) {
+      this.log(`[build cache] could not keep the caches under ${this.maxTotalBytes} bytes: ${(err as Error).message}`);
     }
   }
 
@@ -155,6 +174,8 @@ export class PersistentBuildCache implements BuildCache {
     const lines = text.split('\n');
     const header = decodeJson(lines[0]) as { format?: unknown; version?: unknown } | undefined;
     if (header?.format !== FORMAT || header.version !== this.options.version) return;
+    // Opened is used: other folders' caches go first when all of them are over the total cap.
+    if (!this.refused) touch(this.file);
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i];
       const tab = line.indexOf('\t');

@@ -292,9 +292,10 @@ export interface EngineSettings {
   /** `gitopsPreview.sourceRoots`: `Kind/namespace/name` → workspace folder holding that source's artifact. */
   sourceRoots?: Record<string, string>;
   /**
-   * Where the engine may keep data between sessions, outside every workspace folder (VS Code's
-   * per-workspace storage; the CLI's `~/.cache/gitops-preview`): builds persist under
-   * `builds/<hash of the folder>`. Unset: nothing is written.
+   * Where the engine may keep data between sessions, outside every workspace folder (the
+   * extension's global storage; the CLI's `~/.cache/gitops-preview`): builds persist under
+   * `builds/<hash of the folder>`, all folders together capped (buildCacheCap.ts). Unset: nothing
+   * is written.
    */
   storageDir?: string;
 }

@@ -15,6 +15,7 @@ import { sameMap, syntheticFiles } from '../render/baseFiles';
 import type { SourceView } from '../core/model/view';
 import type { RenderOptions, RenderResult } from '../render/types';
 import type { BuildCache } from './buildCache';
+import { asCachedRefinement } from './cachedRefinement';
 import type { RenderTiming } from './protocol';
 import { fileDigest, readDigests, readsHold, watchedPaths, type SourceState } from './buildReads';
 import { MemoryBuildCache } from './memoryBuildCache';
@@ -125,8 +126,11 @@ export class Refiner {
     const stale = this.edited.get(key)?.stale;
     const cached = this.cache.get(key);
     if (!cached || node.source.kind !== 'view') return stale;
-    const value = cached.value as { build: KustomizationBuild; reads?: Record<string, 'stat' | 'list' | 'file'> };
-    if (!value?.build || !value.reads) return stale;
+    const value = asCachedRefinement(cached.value);
+    if (typeof value === 'string') {
+      this.cache.drop(key, value);
+      return stale;
+    }
     if (this.editChangedRead(key, node.source.view, cached.reads)) return stale;
     const generated = fluxKustomizationText(this.ws, node, node.source.view);
     if (!generated.ok) return stale;

@@ -1,6 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
-import type { GitCheckout } from '../core/model/sources';
-import { tooLarge, type FileRead, type WorkspaceHost } from '../core/workspace/host';
+import { tooLarge, type DirEntry, type FileRead, type WorkspaceHost } from '../core/workspace/host';
+import { escapeFileName, MAX_PATH_BYTES } from './fileNames';
 
 /** Reading one file may take this long (a slow network mount, a file growing while read); then it is skipped. */
 export const READ_BUDGET_MS = 2000;
@@ -34,23 +35,36 @@ export const diskHost: WorkspaceHost = {
     }
   },
   readDir(path) {
-    let entries: fs.Dirent[];
+    let entries: fs.Dirent<Buffer>[];
     try {
-      entries = fs.readdirSync(path, { withFileTypes: true });
-    } catch {
-      return [];
+      // As bytes: a name that is not UTF-8 would not open again once decoded to a string.
+      entries = fs.readdirSync(path, { withFileTypes: true, encoding: 'buffer' });
+    } catch (err) {
+      // Gone since it was listed (a change under way): nothing to read, nothing to report.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      return { notRead: 'unreadable', message: `Folder could not be listed (${describeError(err, path)}); nothing in it was read.` };
     }
-    return entries.map((d) => {
-      if (d.isDirectory() || d.isFile()) return { name: d.name, isDirectory: d.isDirectory() };
-      if (!d.isSymbolicLink()) return { name: d.name, isDirectory: false, unreadable: `${kindOf(d)} is not a regular file; it was not read.` };
+    return entries.map((d): DirEntry => {
+      const name = d.name.toString('utf8');
+      const isDirectory = d.isDirectory();
+      const what = isDirectory ? 'Folder' : 'File';
+      if (!isUtf8(d.name)) {
+        return { name: escapeFileName(d.name), isDirectory, nameUnreadable: true, unreadable: `${what} name is not valid UTF-8 (its other bytes are shown as \\xNN); it was not read, and local builds leave it out.` };
+      }
+      const bytes = Buffer.byteLength(`${path}/${name}`);
+      if (bytes > MAX_PATH_BYTES) {
+        return { name, isDirectory, nameUnreadable: true, unreadable: `${what} path is ${bytes} bytes long, over the ${MAX_PATH_BYTES + 1}-byte limit of the system (PATH_MAX); it was not read, and local builds leave it out.` };
+      }
+      if (isDirectory || d.isFile()) return { name, isDirectory };
+      if (!d.isSymbolicLink()) return { name, isDirectory: false, unreadable: `${kindOf(d)} is not a regular file; it was not read.` };
       let target: fs.Stats;
       try {
-        target = fs.statSync(`${path}/${d.name}`);
+        target = fs.statSync(`${path}/${name}`);
       } catch (err) {
-        return { name: d.name, isDirectory: false, unreadable: `Symbolic link cannot be followed (${describeError(err, `${path}/${d.name}`)}); it was not read.` };
+        return { name, isDirectory: false, unreadable: `Symbolic link cannot be followed (${describeError(err, `${path}/${name}`)}); it was not read.` };
       }
-      if (target.isDirectory() || target.isFile()) return { name: d.name, isDirectory: target.isDirectory(), link: true };
-      return { name: d.name, isDirectory: false, unreadable: `Symbolic link to ${kindOf(target).toLowerCase()}, not a regular file; it was not read.` };
+      if (target.isDirectory() || target.isFile()) return { name, isDirectory: target.isDirectory(), link: true };
+      return { name, isDirectory: false, unreadable: `Symbolic link to ${kindOf(target).toLowerCase()}, not a regular file; it was not read.` };
     });
   },
   realPath(path) {
@@ -100,70 +114,6 @@ function describeError(err: unknown, path: string): string {
   if (e.code === 'ENOENT') return 'a broken symbolic link';
   if (e.code === 'EACCES' || e.code === 'EPERM') return 'permission denied';
   if (e.code === 'ELOOP') return 'a symbolic link loop';
+  if (e.code === 'ENAMETOOLONG') return 'its path is longer than the system allows';
   return e.code ?? (e.message || String(err)).replace(path, '').trim();
-}
-
-/** URLs of the remotes in `.git/config`, without running git. */
-export function gitRemotes(root: string): string[] {
-  const text = diskHost.readFile(`${root}/.git/config`, 1024 * 1024);
-  if (typeof text !== 'string') return [];
-  return [...text.matchAll(/^\s*url\s*=\s*(.+)$/gm)].map((m) => m[1].trim());
-}
-
-/**
- * What the workspace has checked out, from `.git/HEAD` and its refs, without running git: the
- * branch (also when it has no commit yet), the commit, and the tags pointing at it. A `.git` file
- * (worktrees, submodules) is followed to its git directory.
- */
-export function gitCheckout(root: string): GitCheckout | undefined {
-  // Bounded like every other read of the repository: `.git` is as untrusted as the rest.
-  const read = (p: string) => {
-    const text = diskHost.readFile(p, 4 * 1024 * 1024);
-    return typeof text === 'string' ? text : undefined;
-  };
-  let gitDir = `${root}/.git`;
-  const pointer = read(gitDir);
-  if (pointer !== undefined) {
-    const m = /^gitdir:\s*(.+)$/m.exec(pointer);
-    if (!m) return undefined;
-    gitDir = m[1].trim().startsWith('/') ? m[1].trim() : `${root}/${m[1].trim()}`;
-  }
-  const head = read(`${gitDir}/HEAD`)?.trim();
-  if (!head) return undefined;
-  // Worktrees keep shared refs in the common directory.
-  const common = read(`${gitDir}/commondir`)?.trim();
-  const refsDir = common ? (common.startsWith('/') ? common : `${gitDir}/${common}`) : gitDir;
-  const packed = read(`${refsDir}/packed-refs`) ?? '';
-  const resolve = (ref: string): string | undefined => {
-    const loose = read(`${gitDir}/${ref}`)?.trim() ?? read(`${refsDir}/${ref}`)?.trim();
-    if (loose && /^[0-9a-f]{40,64}$/.test(loose)) return loose;
-    const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
-    return line?.split(' ')[0];
-  };
-  let branch: string | undefined;
-  let commit: string | undefined;
-  if (head.startsWith('ref: ')) {
-    const ref = head.slice(5).trim();
-    if (ref.startsWith('refs/heads/')) branch = ref.slice('refs/heads/'.length);
-    commit = resolve(ref);
-  } else if (/^[0-9a-f]{40,64}$/.test(head)) commit = head;
-  const tags: string[] = [];
-  if (commit) {
-    const tagsDir = `${refsDir}/refs/tags`;
-    let names: string[] = [];
-    try {
-      names = fs.readdirSync(tagsDir);
-    } catch {
-      /* no loose tags */
-    }
-    for (const name of names) if (read(`${tagsDir}/${name}`)?.trim() === commit) tags.push(name);
-    const lines = packed.split('\n');
-    lines.forEach((line, i) => {
-      const [sha, ref] = line.split(' ');
-      if (!ref?.startsWith('refs/tags/')) return;
-      const peeled = lines[i + 1]?.startsWith('^') ? lines[i + 1].slice(1) : undefined;
-      if (sha === commit || peeled === commit) tags.push(ref.slice('refs/tags/'.length));
-    });
-  }
-  return { branch, commit, tags };
 }

@@ -8,8 +8,13 @@ export interface DirEntry {
   isDirectory: boolean;
   /** A symbolic link (to a file or folder, already followed for `isDirectory`): its target must stay inside the workspace. */
   link?: boolean;
-  /** Why the entry cannot be read (a FIFO, a device, a broken link); undefined for files and folders. */
+  /** Why the entry cannot be read (a FIFO, a device, a broken link, its name); undefined for files and folders. */
   unreadable?: string;
+  /**
+   * The name itself is why (not UTF-8, or a path longer than the system allows): the entry is
+   * reported whatever its kind or name, since no other check will see it.
+   */
+  nameUnreadable?: true;
 }
 
 /** A file that exists but was not read: why, for a diagnostic at the file. */
@@ -24,7 +29,8 @@ export type FileRead = string | FileNotRead | undefined;
 export interface WorkspaceHost {
   /** Reads a regular file of at most `maxBytes` bytes (checked before reading). */
   readFile(path: string, maxBytes: number): FileRead;
-  readDir(path: string): DirEntry[];
+  /** The folder's entries, or why it could not be listed (permission denied, a path too long). */
+  readDir(path: string): DirEntry[] | FileNotRead;
   /** The path with every symbolic link resolved; undefined when it cannot be resolved. Hosts without links omit it. */
   realPath?(path: string): string | undefined;
 }

@@ -103,7 +103,9 @@ export class Workspace {
   }
 
   private scanDir(dir: string, realDir: string, visited: Set<string>): { dir: string; real: string }[] {
-    const entries = this.host.readDir(dir);
+    const listed = this.host.readDir(dir);
+    if (!Array.isArray(listed)) this.notRead.set(dir, listed);
+    const entries = Array.isArray(listed) ? listed : [];
     const sourceIgnore = entries.find((e) => !e.isDirectory && e.name === '.sourceignore');
     if (sourceIgnore) {
       const path = `${dir}/.sourceignore`;
@@ -124,6 +126,10 @@ export class Workspace {
           this.skippedDirs.add(path);
           continue;
         }
+        if (entry.unreadable) {
+          this.notRead.set(path, { notRead: 'unreadable', message: entry.unreadable });
+          continue;
+        }
         const real = entry.link ? this.host.realPath?.(path) : `${realDir}/${entry.name}`;
         const refused = this.refuseLinkedDir(real, visited);
         if (refused) {
@@ -137,7 +143,7 @@ export class Workspace {
         if (entry.name === '.sourceignore') continue;
         if (this.ignore.ignores(this.rel(path), false)) continue;
         if (entry.unreadable) {
-          if (isManifestFileName(entry.name)) this.notRead.set(path, { notRead: 'unreadable', message: entry.unreadable });
+          if (entry.nameUnreadable || isManifestFileName(entry.name)) this.notRead.set(path, { notRead: 'unreadable', message: entry.unreadable });
           continue;
         }
         info.files.add(entry.name);

@@ -7,7 +7,11 @@ import * as path from 'node:path';
 import { maskSecrets } from '../../../src/core/flux/mask';
 import { buildCacheDir, buildCacheVersion, CACHE_FILE, holdsSecretValue, PersistentBuildCache, type PersistentBuildCacheOptions } from '../../../src/engine/persistentBuildCache';
 import type { CachedBuild } from '../../../src/engine/buildCache';
-import { nodeEngine } from '../../../src/engine/node';
+import { nodeEngine, openRefined } from '../../../src/engine/node';
+import { asCachedRefinement } from '../../../src/engine/cachedRefinement';
+import { DEFAULT_MAX_TOTAL_BYTES, maxTotalBytesFromEnv } from '../../../src/engine/buildCacheCap';
+import { BASE, writeRepo } from '../hardening/adversarial';
+import { checkCli } from '../hardening/cli';
 
 const made: string[] = [];
 after(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -241,4 +245,117 @@ test('the engine opens one persistent cache per folder under the storage directo
   const none = nodeEngine({ debounceMs: 0 });
   none.open([a]);
   assert.equal(none.buildCache(a), undefined);
+});
+
+test('an entry of the wrong shape is dropped and built again: no command fails on it', { timeout: 120_000 }, async () => {
+  const storage = tmp();
+  const fixture = writeRepo(BASE);
+  const root = fixture.dir;
+  const before = process.env.GITOPS_PREVIEW_CACHE;
+  process.env.GITOPS_PREVIEW_CACHE = storage;
+  try {
+    const warm = nodeEngine({ debounceMs: 0 });
+    await openRefined(warm, [root], { storageDir: storage });
+    warm.dispose();
+    const file = path.join(buildCacheDir(storage, root), CACHE_FILE);
+    const saved = fs.readFileSync(file, 'utf8');
+    assert.match(saved, /"objects":\[\{/);
+    const baseline = await checkCli(root);
+    assert.equal(baseline.code, 0, baseline.stderr);
+    // Each keeps the digests of the files read (so the entry would be used) and breaks the value.
+    type Value = { build: Record<string, unknown> & { objects: unknown[] }; reads: Record<string, unknown> };
+    const broken: [string, (v: Value) => void][] = [
+      ['an object that is null', (v) => v.build.objects.unshift(null)],
+      ['objects that are not a list', (v) => (v.build.objects = { length: 1 } as unknown as unknown[])],
+      ['an object without metadata', (v) => v.build.objects.unshift({ apiVersion: 'v1', kind: 'ConfigMap' })],
+      ['a name that is not a string', (v) => v.build.objects.unshift({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 7 } })],
+      ['a build that is a string', (v) => ((v as { build: unknown }).build = 'ok')],
+      ['reads that are not read kinds', (v) => (v.reads[Object.keys(v.reads)[0]] = 42)],
+    ];
+    for (const [what, breakEntry] of broken) {
+      const text = saved
+        .split('\n')
+        .map((line, i) => {
+          if (i === 0 || !line) return line;
+          const tab = line.indexOf('\t');
+          const entry = JSON.parse(line.slice(tab + 1)) as { value: Value };
+          breakEntry(entry.value);
+          return `${line.slice(0, tab)}\t${JSON.stringify(entry)}`;
+        })
+        .join('\n');
+      fs.writeFileSync(file, text);
+      const run = await checkCli(root);
+      assert.equal(run.code, 0, `${what}: ${run.stderr}`);
+      assert.deepEqual(run.diagnostics, baseline.diagnostics, what);
+    }
+    // The engine drops it with a log line, builds again and saves the new build over it.
+    const logs: string[] = [];
+    const again = nodeEngine({ debounceMs: 0 });
+    again.onEvent((e) => e.type === 'log' && logs.push(e.message));
+    await openRefined(again, [root], { storageDir: storage });
+    again.dispose();
+    assert.match(logs.join('\n'), /\[build cache\] dropped an entry .*reads are not a map of read kinds/);
+    const rebuilt = fs.readFileSync(file, 'utf8').split('\n').slice(1).filter(Boolean);
+    assert.ok(rebuilt.length > 0);
+    for (const line of rebuilt) assert.equal(typeof asCachedRefinement(JSON.parse(line.slice(line.indexOf('\t') + 1)).value), 'object', line);
+  } finally {
+    if (before === undefined) delete process.env.GITOPS_PREVIEW_CACHE;
+    else process.env.GITOPS_PREVIEW_CACHE = before;
+    fixture.cleanup();
+  }
+});
+
+test('all folders together hold at most maxTotalBytes: the least recently opened or saved go first', () => {
+  const storage = tmp();
+  const one = Buffer.byteLength(JSON.stringify(build(1, 10_000))) + 100;
+  const opts = (root: string) => options(buildCacheDir(storage, root), { maxTotalBytes: Math.floor(one * 3.5) });
+  const save = (root: string, n: number, ageS: number) => {
+    const c = PersistentBuildCache.open(opts(root));
+    c.set('ks/apps', build(n, 10_000));
+    c.dispose();
+    const t = new Date(Date.now() - ageS * 1000);
+    fs.utimesSync(path.join(buildCacheDir(storage, root), CACHE_FILE), t, t);
+  };
+  save('/ci/job-1', 1, 300);
+  save('/ci/job-2', 2, 200);
+  save('/ci/job-3', 3, 100);
+  // A temp file its writer left behind long ago counts for nothing and goes.
+  const abandoned = path.join(buildCacheDir(storage, '/ci/job-3'), `${CACHE_FILE}.999.dead.tmp`);
+  fs.writeFileSync(abandoned, 'x'.repeat(one));
+  fs.utimesSync(abandoned, new Date(Date.now() - 3600_000), new Date(Date.now() - 3600_000));
+  // Opening job-1 uses it: job-2 is now the least recently used.
+  assert.deepEqual(PersistentBuildCache.open(opts('/ci/job-1')).get('ks/apps'), build(1, 10_000));
+  const logs: string[] = [];
+  const c = PersistentBuildCache.open({ ...opts('/ci/job-4'), log: (m) => logs.push(m) });
+  c.set('ks/apps', build(4, 10_000));
+  c.dispose();
+  const kept = ['/ci/job-1', '/ci/job-2', '/ci/job-3', '/ci/job-4'].filter((r) => fs.existsSync(buildCacheDir(storage, r)));
+  assert.deepEqual(kept, ['/ci/job-1', '/ci/job-3', '/ci/job-4']);
+  assert.equal(fs.existsSync(abandoned), false);
+  assert.match(logs.join('\n'), /least recently used; all caches together were over/);
+  const total = kept.reduce((sum, r) => sum + fs.statSync(path.join(buildCacheDir(storage, r), CACHE_FILE)).size, 0);
+  assert.ok(total <= one * 3.5, `${total} > ${one * 3.5}`);
+});
+
+test('the total cap is the user\'s to set (GITOPS_PREVIEW_CACHE_MAX_MB; 0: nothing persisted), never the repository\'s', () => {
+  assert.equal(maxTotalBytesFromEnv({}), DEFAULT_MAX_TOTAL_BYTES);
+  assert.equal(DEFAULT_MAX_TOTAL_BYTES, 512 * 2 ** 20);
+  assert.equal(maxTotalBytesFromEnv({ GITOPS_PREVIEW_CACHE_MAX_MB: '100' }), 100 * 2 ** 20);
+  const logs: string[] = [];
+  assert.equal(maxTotalBytesFromEnv({ GITOPS_PREVIEW_CACHE_MAX_MB: 'lots' }, (m) => logs.push(m)), DEFAULT_MAX_TOTAL_BYTES);
+  assert.match(logs[0], /GITOPS_PREVIEW_CACHE_MAX_MB="lots" is not a size in MB/);
+  const storage = tmp();
+  const root = tmp().split(path.sep).join('/');
+  const before = process.env.GITOPS_PREVIEW_CACHE_MAX_MB;
+  process.env.GITOPS_PREVIEW_CACHE_MAX_MB = '0';
+  try {
+    const engine = nodeEngine({ debounceMs: 0 });
+    engine.open([root], { storageDir: storage });
+    assert.equal(engine.buildCache(root), undefined);
+    engine.dispose();
+    assert.deepEqual(fs.readdirSync(storage), []);
+  } finally {
+    if (before === undefined) delete process.env.GITOPS_PREVIEW_CACHE_MAX_MB;
+    else process.env.GITOPS_PREVIEW_CACHE_MAX_MB = before;
+  }
 });
