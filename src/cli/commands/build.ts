@@ -1,5 +1,7 @@
 import { stringify as stringifyYaml } from 'yaml';
 import { relativePath } from '../../core/tree/treeData';
+import { terminalText } from '../../core/escape/terminal';
+import { yamlComment } from '../../core/escape/yamlComment';
 import { maskSecrets, toManifest } from '../../core/flux/mask';
 import type { Engine } from '../../engine/engine';
 import type { RenderedObject, TargetRef } from '../../engine/protocol';
@@ -29,7 +31,7 @@ export async function pickTarget(engine: Engine, root: string, kind: TargetKind,
 export function formatObjects(objects: readonly RenderedObject[], root: string): string {
   return objects
     .map((o) => {
-      const source = o.origin ? `# Source: ${relativePath(root, o.origin.file)}\n` : '';
+      const source = o.origin ? yamlComment(`Source: ${relativePath(root, o.origin.file)}`) : '';
       return `---\n${source}${stringifyYaml(maskSecrets(toManifest(o)), { lineWidth: 0 })}`;
     })
     .join('');
@@ -64,10 +66,10 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
     env: io.env,
   });
   if (!result.ok) {
-    io.stderr(`gitops-preview build: ${result.error.message}\n`);
+    io.stderr(`gitops-preview build: ${terminalText(result.error.message)}\n`);
     return EXIT_FINDINGS;
   }
-  for (const w of result.value.warnings) io.stderr(`warning: ${w}\n`);
+  for (const w of result.value.warnings) io.stderr(`warning: ${terminalText(w)}\n`);
   io.stdout(formatObjects(result.value.objects, root));
   return EXIT_OK;
 }

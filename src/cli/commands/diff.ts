@@ -1,6 +1,7 @@
 import { engineDriftContext, previewDrift, type HelmDriftMode } from '../../workflows/drift';
 import { counts, hasDrift, reportJson, reportText, type DriftReport } from '../../core/drift';
 import { targetKind } from '../../engine/targets';
+import { terminalText } from '../../core/escape/terminal';
 import { clusterClient, interruptible } from '../cluster';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
 import { openWorkspace, reportParseErrors } from '../workspace';
@@ -43,7 +44,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
 
   const client = clusterClient(flags, io);
   if (!client.ok) {
-    io.stderr(`gitops-preview diff: ${client.error.message}\n`);
+    io.stderr(`gitops-preview diff: ${terminalText(client.error.message)}\n`);
     return EXIT_USAGE;
   }
   const outcomes = await interruptible((signal) =>
@@ -52,7 +53,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
         engine,
         target,
         { allowProcesses: true, helmBin: io.env.HELM_BIN, env: io.env },
-        { subject, client: client.value, signal, concurrency, onPhase: format === 'text' ? (m) => io.stderr(`◎ ${m}\n`) : undefined },
+        { subject, client: client.value, signal, concurrency, onPhase: format === 'text' ? (m) => io.stderr(`◎ ${terminalText(m)}\n`) : undefined },
       ),
       mode as HelmDriftMode,
     ),
@@ -62,7 +63,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   const reports: DriftReport[] = [];
   for (const { title, outcome } of outcomes) {
     if (!outcome.ok) {
-      io.stderr(`✗ ${outcome.error.message}\n`);
+      io.stderr(`✗ ${terminalText(outcome.error.message)}\n`);
       exit = EXIT_USAGE;
       continue;
     }
