@@ -2,7 +2,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import { relativePath } from '../../core/tree/treeData';
 import { terminalText } from '../../core/escape/terminal';
 import { yamlComment } from '../../core/escape/yamlComment';
-import { maskSecrets, toManifest } from '../../core/flux/mask';
+import { maskRenderedSecrets, toManifest } from '../../core/flux/mask';
 import type { Engine } from '../../engine/engine';
 import type { RenderedObject, TargetRef } from '../../engine/protocol';
 import { targetKind, type TargetKind } from '../../engine/targets';
@@ -27,12 +27,13 @@ export async function pickTarget(engine: Engine, root: string, kind: TargetKind,
   return refs[0];
 }
 
-/** YAML stream of the objects, each preceded by where it came from; Secret values masked. */
+/** YAML stream of the objects, each preceded by where it came from; Secret values masked, copies of them too. */
 export function formatObjects(objects: readonly RenderedObject[], root: string): string {
+  const shown = maskRenderedSecrets(objects.map(toManifest));
   return objects
-    .map((o) => {
+    .map((o, i) => {
       const source = o.origin ? yamlComment(`Source: ${relativePath(root, o.origin.file)}`) : '';
-      return `---\n${source}${stringifyYaml(maskSecrets(toManifest(o)), { lineWidth: 0 })}`;
+      return `---\n${source}${stringifyYaml(shown[i], { lineWidth: 0 })}`;
     })
     .join('');
 }

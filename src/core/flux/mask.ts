@@ -1,3 +1,5 @@
+import { fromBase64Utf8 } from '../drift/normalize';
+
 /**
  * Secrets never leave the extension in clear: SOPS-encrypted values are never decrypted (shown as
  * `***`), and Secret data is masked in anything displayed.
@@ -50,15 +52,78 @@ export function maskSops(obj: Record<string, any>): boolean {
   return found;
 }
 
-/** A display copy: Secret `data`/`stringData` values become `***` (keys stay visible). */
+/** kubectl's client-side-apply annotation: the whole object as last applied, a Secret's values included. */
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+
+const SECRET_FIELDS = ['data', 'stringData'] as const;
+
+/** A display copy: Secret `data`/`stringData` values and its last-applied annotation become `***` (keys stay visible). */
 export function maskSecrets<T extends { kind?: unknown }>(obj: T): T {
   if (obj.kind !== 'Secret') return obj;
   const copy: Record<string, any> = { ...(obj as Record<string, any>) };
-  for (const field of ['data', 'stringData']) {
+  for (const field of SECRET_FIELDS) {
     const d = copy[field];
     if (d && typeof d === 'object' && !Array.isArray(d)) copy[field] = Object.fromEntries(Object.keys(d).map((k) => [k, MASK]));
   }
+  const annotations = copy.metadata?.annotations;
+  if (annotations && typeof annotations === 'object' && Object.hasOwn(annotations, LAST_APPLIED_ANNOTATION)) {
+    copy.metadata = { ...copy.metadata, annotations: { ...annotations, [LAST_APPLIED_ANNOTATION]: MASK } };
+  }
   return copy as T;
+}
+
+/** Shorter values are not looked for elsewhere: they would match too much, and tell little. */
+const MIN_SCRUBBED_LENGTH = 3;
+
+/** The values of the Secrets among `objects`, as written and, for `data`, base64-decoded. */
+export function secretValues(objects: Iterable<{ kind?: unknown }>): Set<string> {
+  const values = new Set<string>();
+  for (const obj of objects) {
+    if (obj.kind !== 'Secret') continue;
+    for (const field of SECRET_FIELDS) {
+      const m = (obj as Record<string, any>)[field];
+      if (!m || typeof m !== 'object' || Array.isArray(m)) continue;
+      for (const v of Object.values(m)) {
+        if (typeof v !== 'string') continue;
+        values.add(v);
+        const plain = field === 'data' ? fromBase64Utf8(v) : undefined;
+        if (plain !== undefined) values.add(plain);
+      }
+    }
+  }
+  return values;
+}
+
+/** `text` with every occurrence of each value (3 characters or more, longest first) replaced by `***`. */
+export function scrubValues(text: string, values: Iterable<string>): string {
+  let out = text;
+  for (const v of [...values].filter((x) => x.length >= MIN_SCRUBBED_LENGTH && x !== MASK).sort((a, b) => b.length - a.length)) {
+    if (out.includes(v)) out = out.split(v).join(MASK);
+  }
+  return out;
+}
+
+/**
+ * Display copies of rendered objects: Secrets masked (`maskSecrets`), and wherever a Secret's
+ * value (3 characters or more, as written or base64-decoded) stands as a word in another string —
+ * where a kustomize `replacements` entry copied it, say — it becomes `***`. A word: not preceded
+ * or followed by a letter or digit, so `admin` is not looked for inside `administrator`.
+ */
+export function maskRenderedSecrets<T extends { kind?: unknown }>(objects: readonly T[]): T[] {
+  const values = [...secretValues(objects)].filter((v) => v.length >= MIN_SCRUBBED_LENGTH && v !== MASK).sort((a, b) => b.length - a.length);
+  if (!values.length) return objects.map(maskSecrets);
+  const word = new RegExp(`(?<![\\p{L}\\p{N}])(?:${values.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+  const scrub = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(word, MASK);
+    if (Array.isArray(v)) return v.map(scrub);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
+    return v;
+  };
+  return objects.map((o) => scrub(maskSecrets(o)) as T);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }
 
 /** The object without render bookkeeping (`origin`), as it would be sent to a cluster. */
