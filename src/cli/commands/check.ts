@@ -1,6 +1,7 @@
 import { RULE_DESCRIPTIONS, RULES, type RuleId } from '../../core/checks/types';
 import { relativePath } from '../../core/tree/treeData';
 import { githubData, githubProperty } from '../../core/escape/github';
+import { jsonOutput } from '../../core/escape/json';
 import { terminalName, terminalText } from '../../core/escape/terminal';
 import type { EngineDiagnostic } from '../../engine/protocol';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
@@ -53,9 +54,9 @@ export function toCli(root: string, d: EngineDiagnostic): CliDiagnostic {
 export function render(format: Format, list: CliDiagnostic[]): string {
   switch (format) {
     case 'json':
-      return JSON.stringify({ diagnostics: list }, null, 2) + '\n';
+      return jsonOutput({ diagnostics: list });
     case 'sarif':
-      return JSON.stringify(sarif(list), null, 2) + '\n';
+      return jsonOutput(sarif(list));
     case 'github':
       return list.map(githubAnnotation).join('');
     default:

@@ -2,6 +2,7 @@ import { engineDriftContext, previewDrift, type HelmDriftMode } from '../../work
 import { counts, hasDrift, reportJson, reportText, type DriftReport } from '../../core/drift';
 import { targetKind } from '../../engine/targets';
 import { terminalText } from '../../core/escape/terminal';
+import { jsonOutput } from '../../core/escape/json';
 import { clusterClient, interruptible } from '../cluster';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
 import { openWorkspace, reportParseErrors } from '../workspace';
@@ -73,6 +74,6 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
     if (c.error > 0 || outcome.value.cancelled) exit = EXIT_USAGE;
     else if (exit === EXIT_OK && hasDrift(outcome.value)) exit = EXIT_FINDINGS;
   }
-  if (format === 'json') io.stdout(JSON.stringify(reports.length === 1 && outcomes.length === 1 ? reportJson(reports[0]) : reports.map(reportJson), null, 2) + '\n');
+  if (format === 'json') io.stdout(jsonOutput(reports.length === 1 && outcomes.length === 1 ? reportJson(reports[0]) : reports.map(reportJson)));
   return exit;
 }

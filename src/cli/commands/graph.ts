@@ -1,5 +1,6 @@
 import { toDot, toMermaid, type DependencyGraph } from '../../core/graph/index';
 import { terminalName, terminalText } from '../../core/escape/terminal';
+import { jsonOutput } from '../../core/escape/json';
 import { EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
 import { openWorkspace, reportParseErrors } from '../workspace';
 
@@ -32,5 +33,5 @@ export async function runGraph(args: string[], io: CliIO): Promise<number> {
 function render(format: Format, graph: DependencyGraph): string {
   if (format === 'dot') return toDot(graph);
   if (format === 'mermaid') return toMermaid(graph);
-  return JSON.stringify(graph, null, 2) + '\n';
+  return jsonOutput(graph);
 }

@@ -2,9 +2,9 @@
  * Characters a terminal, a log reader or a text renderer acts on instead of showing: C0 and C1
  * controls and DEL (escape sequences, carriage returns, NUL), bidirectional overrides, isolates and
  * marks (text shown in another order than it is: "Trojan Source"), and the Unicode line and
- * paragraph separators (a new line to some readers).
+ * paragraph separators (a new line to some readers). Global: for `replace` only.
  */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+export const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

@@ -7,6 +7,7 @@ import { yamlComment } from '../../../src/core/escape/yamlComment';
 import { markdownCode, markdownText } from '../../../src/core/escape/markdown';
 import { dotString } from '../../../src/core/escape/dot';
 import { mermaidLabel } from '../../../src/core/escape/mermaid';
+import { jsonOutput } from '../../../src/core/escape/json';
 
 /** Every character a terminal or a renderer acts on, one of each family. */
 const HOSTILE = 'a\u001b[2Jb\rc\u0000d\u009be\u202ef\u2066g\u200fh\u2028i\u007fj';
@@ -67,4 +68,12 @@ test('mermaidLabel: entity codes for what would end a label or become markup, on
   assert.equal(mermaidLabel('a"]; click a "x"'), 'a#quot;]; click a #quot;x#quot;');
   assert.equal(mermaidLabel('<b>&#60;`|\n'), '#lt;b#gt;#38;#35;60;#96;#124; ');
   assert.equal(mermaidLabel('\u001b\u202e'), '\\x1b\\u202e');
+});
+
+test('jsonOutput leaves no DEL, C1 or bidi control raw and parses to the same value', () => {
+  const value = { a: 'x\u009b[31m\u202e\u001b\u007f', b: ['\u2028\n'] };
+  const out = jsonOutput(value);
+  assert.equal(/[\u007f-\u009f\u2028\u202e]/.test(out), false);
+  assert.deepEqual(JSON.parse(out), value);
+  assert.ok(out.endsWith('}\n'));
 });

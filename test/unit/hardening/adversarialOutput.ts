@@ -5,8 +5,8 @@
  */
 import { BASE, ks, type Adversarial } from './adversarial';
 
-/** A `::` workflow command and a fake green summary behind a line break, with ESC, NUL and bidi controls. */
-export const FORGED = '\n::stop-commands::pwned\n0 error(s), 0 warning(s), 0 info\u001b[2J\u0000\u202e';
+/** A `::` workflow command and a fake green summary behind a line break, with ESC, NUL, bidi and C1 (CSI) controls. */
+export const FORGED = '\n::stop-commands::pwned\n0 error(s), 0 warning(s), 0 info\u001b[2J\u0000\u202e\u009b31m';
 
 /** A file name and a value that render an image (fetched from the network) once they leave a code span or get no escaping. */
 export const IMAGE = '` ![p](https://attacker.example/p.png) `';

@@ -59,7 +59,7 @@ test('check text: names and file names cannot add lines, commands or escapes; th
     const summaries = run.stdout.split('\n').filter((l) => /^\d+ error\(s\), /.test(l));
     assert.equal(summaries.length, 1, run.stdout);
     assert.match(run.stdout, /^"apps\/::error title=forged::0 error\(s\)\.yaml":\d+:\d+: error \[yaml-syntax\]/m);
-    assert.match(run.stdout, /x\\n::stop-commands::pwned\\n0 error\(s\), 0 warning\(s\), 0 info\\x1b\[2J\\x00\\u202e/);
+    assert.match(run.stdout, /x\\n::stop-commands::pwned\\n0 error\(s\), 0 warning\(s\), 0 info\\x1b\[2J\\x00\\u202e\\x9b31m/);
     assert.match(summaries[0], /^[1-9]\d* error\(s\)/);
   }));
 
@@ -87,7 +87,7 @@ test('tree and graph text: names and file names cannot add lines, commands or es
       assertPlainLines(run.stderr, `${args.join(' ')} stderr`);
     }
     const tree = await cli(['tree', dir], dir);
-    assert.match(tree.stdout, /^ {2}"Kustomization\/flux-system\/z\\n::stop-commands::pwned\\n0 error\(s\), 0 warning\(s\), 0 info\\x1b\[2J\\x00\\u202e" {2}\("unapplied\/\\x1b\[32mks\.yaml":1\)$/m);
+    assert.match(tree.stdout, /^ {2}"Kustomization\/flux-system\/z\\n::stop-commands::pwned\\n0 error\(s\), 0 warning\(s\), 0 info\\x1b\[2J\\x00\\u202e\\x9b31m" {2}\("unapplied\/\\x1b\[32mks\.yaml":1\)$/m);
   }));
 
 /** Quoted strings as Graphviz before 8 reads them (`\"` is a quote inside, `\\` is no pair): each statement line must end outside a string. */
@@ -102,6 +102,15 @@ function assertDotStringsClose(dot: string): void {
     assert.equal(inside, false, `a DOT string does not close on ${JSON.stringify(line)}`);
   }
 }
+
+test('JSON and SARIF output: no control character raw, the same values once parsed', GUARD, () =>
+  withFixture(adversarialOutput.forgedLines(), async (dir) => {
+    for (const args of [['check', dir, '--format', 'json'], ['check', dir, '--format', 'sarif'], ['tree', dir, '--format', 'json'], ['graph', dir]]) {
+      const run = await cli(args, dir);
+      assertPlainLines(run.stdout, `${args.join(' ')} stdout`);
+      assert.match(JSON.stringify(JSON.parse(run.stdout)), /::stop-commands::pwned/);
+    }
+  }));
 
 test('graph --format dot: a name ending in a backslash cannot swallow the closing quote', GUARD, () =>
   withFixture(adversarialOutput.forgedLines(), async (dir) => {
