@@ -1,7 +1,6 @@
-import { stringify as stringifyYaml } from 'yaml';
 import { relativePath } from '../../core/tree/treeData';
 import { terminalText } from '../../core/escape/terminal';
-import { yamlComment } from '../../core/escape/yamlComment';
+import { yamlComment, yamlDocument } from '../../core/escape/yaml';
 import { maskRenderedSecrets, toManifest } from '../../core/flux/mask';
 import type { Engine } from '../../engine/engine';
 import type { RenderedObject, TargetRef } from '../../engine/protocol';
@@ -33,7 +32,7 @@ export function formatObjects(objects: readonly RenderedObject[], root: string):
   return objects
     .map((o, i) => {
       const source = o.origin ? yamlComment(`Source: ${relativePath(root, o.origin.file)}`) : '';
-      return `---\n${source}${stringifyYaml(shown[i], { lineWidth: 0 })}`;
+      return `---\n${source}${yamlDocument(shown[i])}`;
     })
     .join('');
 }

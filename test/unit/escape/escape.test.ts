@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import { showControls } from '../../../src/core/escape/controls';
 import { terminalName, terminalText } from '../../../src/core/escape/terminal';
 import { githubData, githubProperty } from '../../../src/core/escape/github';
-import { yamlComment } from '../../../src/core/escape/yamlComment';
+import { yamlComment, yamlDocument } from '../../../src/core/escape/yaml';
 import { markdownCode, markdownText } from '../../../src/core/escape/markdown';
 import { dotString } from '../../../src/core/escape/dot';
 import { mermaidLabel } from '../../../src/core/escape/mermaid';
 import { jsonOutput } from '../../../src/core/escape/json';
+import { parse as parseYaml } from 'yaml';
 
 /** Every character a terminal or a renderer acts on, one of each family. */
 const HOSTILE = 'a\u001b[2Jb\rc\u0000d\u009be\u202ef\u2066g\u200fh\u2028i\u007fj';
@@ -76,4 +77,18 @@ test('jsonOutput leaves no DEL, C1 or bidi control raw and parses to the same va
   assert.equal(/[\u007f-\u009f\u2028\u202e]/.test(out), false);
   assert.deepEqual(JSON.parse(out), value);
   assert.ok(out.endsWith('}\n'));
+});
+
+test('yamlDocument: no control character raw, no line starting with ::, the same value once parsed', () => {
+  const value = {
+    apiVersion: 'v1',
+    data: { script: 'echo ok\n  ::stop-commands::x\n', bidi: 'a\u202eb', csi: '\u009b31m', nel: 'x\u0085y', tab: 'a\tb', plain: 'line one\nline two\n' },
+    '::error::key': 'v',
+    list: ['::warning::item', 'GITOPS_PREVIEW_QUOTED_0_'],
+  };
+  const text = yamlDocument(value);
+  assert.equal(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/.test(text), false, text);
+  for (const line of text.split('\n')) assert.ok(!line.trimStart().startsWith('::'), line);
+  assert.deepEqual(parseYaml(text), value);
+  assert.match(text, /^ {2}plain: \|\n {4}line one\n {4}line two\n/m, 'other multi-line strings keep their block style');
 });

@@ -131,6 +131,16 @@ test('build: a file name cannot end the # Source: comment and add objects', GUAR
     for (const line of run.stdout.split('\n').filter((l) => l.startsWith('#'))) assert.match(line, /^# Source: apps\//);
   }));
 
+test('build: values cannot put control characters or workflow commands on the terminal, and parse the same', GUARD, () =>
+  withFixture(adversarialOutput.forgedValues(), async (dir) => {
+    const run = await cli(['build', 'ks', 'apps', dir], dir);
+    assert.equal(run.code, 0, run.stderr);
+    assertPlainLines(run.stdout, 'build stdout');
+    const docs = parseAllDocuments(run.stdout);
+    const app = (Array.isArray(docs) ? docs : []).map((d) => d.toJS()).find((o) => o?.kind === 'ConfigMap');
+    assert.deepEqual(app.data, { script: 'echo ok\n::stop-commands::pwned\n', shown: 'a\u202eb\u009b31m' });
+  }));
+
 /** Every tooltip of the tree view, as VS Code renders the Markdown (marked, as the workbench does). */
 function tooltips(model: RepoModel): string[] {
   const out: string[] = [];
