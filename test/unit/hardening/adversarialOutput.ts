@@ -43,11 +43,11 @@ export const adversarialOutput = {
   sourceCommentInjection: (): Adversarial => ({
     files: { ...BASE, [`apps/${POD_IN_NAME}`]: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: injected\n  namespace: default\n' },
   }),
-  /** ConfigMap values `build` prints: a block scalar line that is a workflow command, C1 and bidi controls. */
+  /** ConfigMap values `build` prints: a block scalar line that is a workflow command, bidi controls (kustomize refuses C0 and C1). */
   forgedValues: (): Adversarial => ({
     files: {
       ...BASE,
-      'apps/app.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  namespace: default\ndata:\n  script: ${q('echo ok\n::stop-commands::pwned\n')}\n  shown: ${q('a\u202eb\u009b31m')}\n`,
+      'apps/app.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  namespace: default\ndata:\n  script: ${q('echo ok\n::stop-commands::pwned\n')}\n  shown: ${q('a\u202eb\u2066c')}\n`,
     },
   }),
   /** Markdown in a substituted value and in a Kustomization's path, both shown in code spans. */
