@@ -69,7 +69,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
       continue;
     }
     reports.push(outcome.value);
-    if (format === 'text') io.stdout(`${outcomes.length > 1 ? `# ${title}\n` : ''}${reportText(outcome.value)}`);
+    if (format === 'text') io.stdout(`${outcomes.length > 1 ? `# ${terminalText(title)}\n` : ''}${reportText(outcome.value)}`);
     const c = counts(outcome.value.entries);
     if (c.error > 0 || outcome.value.cancelled) exit = EXIT_USAGE;
     else if (exit === EXIT_OK && hasDrift(outcome.value)) exit = EXIT_FINDINGS;

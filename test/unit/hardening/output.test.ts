@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { marked } from 'marked';
 import { parseAllDocuments } from 'yaml';
 import { materialize, type Adversarial } from './adversarial';
-import { adversarialOutput, SECRET } from './adversarialOutput';
+import { adversarialOutput, FORGED, SECRET } from './adversarialOutput';
 import { runCli } from '../../../src/cli/main';
 import { Repo } from '../../../src/core/repo';
 import { memoryHost } from '../../../src/core/workspace/host';
 import { describeSubstitution } from '../../../src/core/substitution/describe';
 import { childrenOf, present, rootNodes, type TreeNode } from '../../../src/core/tree/viewModel';
 import type { RepoModel } from '../../../src/core/model/graph';
+import { reportText, type DriftReport } from '../../../src/core/drift';
 
 /**
  * One regression test per way a repository could forge or leak through what the tool prints:
@@ -140,6 +141,31 @@ test('build: values cannot put control characters or workflow commands on the te
     const app = (Array.isArray(docs) ? docs : []).map((d) => d.toJS()).find((o) => o?.kind === 'ConfigMap');
     assert.deepEqual(app.data, { script: 'echo ok\n::stop-commands::pwned\n', shown: 'a\u202eb\u2066c' });
   }));
+
+test('diff text: subjects, reasons and the YAML in diffs cannot add lines, commands or escapes', () => {
+  const subject = `ConfigMap/default/app${FORGED}`;
+  const report: DriftReport = {
+    target: { kind: 'Kustomization', name: `apps${FORGED}`, namespace: 'flux-system' },
+    mode: 'kustomization',
+    cancelled: false,
+    notes: [`note${FORGED}`],
+    requests: 2,
+    entries: [
+      {
+        id: { apiVersion: 'v1', kind: 'ConfigMap', name: 'app', namespace: 'default' },
+        subject,
+        verdict: 'drifted',
+        changes: [{ path: ['data', 'script'], op: 'replace', live: 'a', desired: 'b' }],
+        live: { kind: 'ConfigMap', data: { script: 'echo a\n::stop-commands::pwned\n', shown: 'a\u202eb' } },
+        desired: { kind: 'ConfigMap', data: { script: 'echo b\n::stop-commands::pwned\n', shown: 'a\u202eb' } },
+      },
+      { id: { apiVersion: 'v1', kind: 'Secret', name: 's', namespace: 'default' }, subject: 'Secret/default/s', verdict: 'error', reason: `dry-run failed${FORGED}`, changes: [] },
+    ],
+  };
+  const text = reportText(report);
+  assertPlainLines(text, 'diff text');
+  assert.match(text, /^► ConfigMap\/default\/app\\n::stop-commands::pwned/m);
+});
 
 /** Every tooltip of the tree view, as VS Code renders the Markdown (marked, as the workbench does). */
 function tooltips(model: RepoModel): string[] {
