@@ -56,7 +56,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (err) => {
-      process.stderr.write(`gitops-preview: ${(err as Error).stack ?? err}\n`);
+      process.stderr.write(`gitops-preview: ${terminalText(String((err as Error).stack ?? err))}\n`);
       process.exitCode = EXIT_USAGE;
     },
   );
