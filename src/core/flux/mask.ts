@@ -96,11 +96,7 @@ export function secretValues(objects: Iterable<{ kind?: unknown }>): Set<string>
 
 /** `text` with every occurrence of each value (3 characters or more, longest first) replaced by `***`. */
 export function scrubValues(text: string, values: Iterable<string>): string {
-  let out = text;
-  for (const v of [...values].filter((x) => x.length >= MIN_SCRUBBED_LENGTH && x !== MASK).sort((a, b) => b.length - a.length)) {
-    if (out.includes(v)) out = out.split(v).join(MASK);
-  }
-  return out;
+  return valueMasker(values, false)(text);
 }
 
 /**
@@ -110,11 +106,9 @@ export function scrubValues(text: string, values: Iterable<string>): string {
  * or followed by a letter or digit, so `admin` is not looked for inside `administrator`.
  */
 export function maskRenderedSecrets<T extends { kind?: unknown }>(objects: readonly T[]): T[] {
-  const values = [...secretValues(objects)].filter((v) => v.length >= MIN_SCRUBBED_LENGTH && v !== MASK).sort((a, b) => b.length - a.length);
-  if (!values.length) return objects.map(maskSecrets);
-  const word = new RegExp(`(?<![\\p{L}\\p{N}])(?:${values.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+  const mask = valueMasker(secretValues(objects), true);
   const scrub = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.replace(word, MASK);
+    if (typeof v === 'string') return mask(v);
     if (Array.isArray(v)) return v.map(scrub);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
     return v;
@@ -122,8 +116,43 @@ export function maskRenderedSecrets<T extends { kind?: unknown }>(objects: reado
   return objects.map((o) => scrub(maskSecrets(o)) as T);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+/**
+ * Replaces the values (3 characters or more) found in a text by `***`, the longest first at each
+ * position; with `words`, only where not preceded or followed by a letter or digit. Values are
+ * indexed by their first 3 characters, so a text is read once whatever the number of values
+ * (a build may hold thousands of Secret values, and a regular expression of them all costs that
+ * many tries at every position).
+ */
+function valueMasker(values: Iterable<string>, words: boolean): (text: string) => string {
+  const byPrefix = new Map<string, string[]>();
+  for (const v of new Set(values)) {
+    if (v.length < MIN_SCRUBBED_LENGTH || v === MASK) continue;
+    const key = v.slice(0, MIN_SCRUBBED_LENGTH);
+    const bucket = byPrefix.get(key);
+    if (bucket) bucket.push(v);
+    else byPrefix.set(key, [v]);
+  }
+  if (!byPrefix.size) return (text) => text;
+  for (const bucket of byPrefix.values()) bucket.sort((a, b) => b.length - a.length);
+  const wordAt = (text: string, i: number) => i >= 0 && i < text.length && /[\p{L}\p{N}]/u.test(String.fromCodePoint(text.codePointAt(i)!));
+  // The code point ending just before `i` (a surrogate pair's start when `i - 1` is its end).
+  const wordBefore = (text: string, i: number) => wordAt(text, i >= 2 && /[\udc00-\udfff]/.test(text[i - 1]) ? i - 2 : i - 1);
+  return (text) => {
+    let out = '';
+    let kept = 0;
+    for (let i = 0; i + MIN_SCRUBBED_LENGTH <= text.length; ) {
+      const bucket = byPrefix.get(text.slice(i, i + MIN_SCRUBBED_LENGTH));
+      const found = bucket && (!words || !wordBefore(text, i)) ? bucket.find((v) => text.startsWith(v, i) && (!words || !wordAt(text, i + v.length))) : undefined;
+      if (found === undefined) {
+        i++;
+        continue;
+      }
+      out += text.slice(kept, i) + MASK;
+      i += found.length;
+      kept = i;
+    }
+    return kept === 0 ? text : out + text.slice(kept);
+  };
 }
 
 /** The object without render bookkeeping (`origin`), as it would be sent to a cluster. */
