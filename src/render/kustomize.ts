@@ -187,7 +187,7 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
     signal: opts.signal,
   });
   const built = fromWasm(result, label, 'kustomize build', input.value.budget.describe());
-  if (!built.ok) return withoutGeneratedSecrets(built, memTree(input.value.files), input.value.files.map((f) => f.path));
+  if (!built.ok) return withoutGeneratedSecrets(built.error, memTree(input.value.files), input.value.files.map((f) => f.path));
   return postBuild(model, ks, input.value.view, built.value, opts, !input.value.userOrigins);
 }
 
@@ -195,10 +195,8 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
  * kustomize's error quotes what it failed on, a secretGenerator's malformed literal or env line
  * included: those values are masked in the message, as Secret values are everywhere else.
  */
-function withoutGeneratedSecrets<T>(failed: Result<T, RenderError> & { ok: false }, tree: SourceTree, paths: Iterable<string>): Result<T, RenderError> {
+function withoutGeneratedSecrets({ kind, message, stderr }: RenderError, tree: SourceTree, paths: Iterable<string>): Result<never, RenderError> {
   const values = secretGeneratorValues(tree, paths);
-  if (!values.size) return failed;
-  const { kind, message, stderr } = failed.error;
   return fail(kind, scrubValues(message, values), stderr === undefined ? undefined : scrubValues(stderr, values));
 }
 
@@ -281,7 +279,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
         if (!answer.ok) {
           heldBases.delete(instance);
           const failed = fromWasm(answer, label, 'kustomize build', base.budget.describe());
-          return { failed: failed.ok ? fail('build-failed', `${label}: no answer`) : withoutGeneratedSecrets(failed, tree, sourcePaths()) };
+          return { failed: failed.ok ? fail('build-failed', `${label}: no answer`) : withoutGeneratedSecrets(failed.error, tree, sourcePaths()) };
         }
         output = answer.output;
         // Only an answer as short as this asks for the files; a build's answer is read once the
@@ -297,7 +295,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
         }
         if (wholeSent) break;
         const loaded = await call({ full: true }, base.files);
-        if (!loaded.ok) return { failed: fail('build-failed', `${label}: ${loaded.message}`) };
+        if (!loaded.ok) return { failed: withoutGeneratedSecrets({ kind: 'build-failed', message: `${label}: ${loaded.message}` }, tree, sourcePaths()) };
         heldBases.set(instance, base.key);
         wholeSent = true;
         sendEdit = false;
@@ -338,7 +336,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   for (const vp of generated.listed) note(vp, 'list');
   for (const vp of generated.looked) note(vp, 'stat');
   const built = recorded.ok ? ok((recorded.objects ?? []).map((o): OutputDocument => ({ obj: o.json, text: o.yaml }))) : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build', base.budget.describe());
-  if (!built.ok) return { result: withoutGeneratedSecrets(built, tree, sourcePaths()), reads, generated, timing };
+  if (!built.ok) return { result: withoutGeneratedSecrets(built.error, tree, sourcePaths()), reads, generated, timing };
   const t2 = performance.now();
   const result = postBuild(model, ks, view, built.value, opts, !generated.userOrigins);
   timing.postBuildMs = performance.now() - t2;
