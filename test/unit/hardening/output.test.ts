@@ -29,7 +29,7 @@ interface Run {
 async function cli(args: string[], dir: string): Promise<Run> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli([...args], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: dir, env: {} });
+  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: dir, env: {} });
   return { code, stdout, stderr };
 }
 
