@@ -96,7 +96,7 @@ export function secretValues(objects: Iterable<{ kind?: unknown }>): Set<string>
 
 /** `text` with every occurrence of each value (3 characters or more, longest first) replaced by `***`. */
 export function scrubValues(text: string, values: Iterable<string>): string {
-  return valueMasker(values, false)(text);
+  return valueMasker(values, false)?.(text) ?? text;
 }
 
 /**
@@ -107,6 +107,7 @@ export function scrubValues(text: string, values: Iterable<string>): string {
  */
 export function maskRenderedSecrets<T extends { kind?: unknown }>(objects: readonly T[]): T[] {
   const mask = valueMasker(secretValues(objects), true);
+  if (!mask) return objects.map(maskSecrets);
   const scrub = (v: unknown): unknown => {
     if (typeof v === 'string') return mask(v);
     if (Array.isArray(v)) return v.map(scrub);
@@ -121,9 +122,9 @@ export function maskRenderedSecrets<T extends { kind?: unknown }>(objects: reado
  * position; with `words`, only where not preceded or followed by a letter or digit. Values are
  * indexed by their first 3 characters, so a text is read once whatever the number of values
  * (a build may hold thousands of Secret values, and a regular expression of them all costs that
- * many tries at every position).
+ * many tries at every position). Undefined when there is no value to look for.
  */
-function valueMasker(values: Iterable<string>, words: boolean): (text: string) => string {
+function valueMasker(values: Iterable<string>, words: boolean): ((text: string) => string) | undefined {
   const byPrefix = new Map<string, string[]>();
   for (const v of new Set(values)) {
     if (v.length < MIN_SCRUBBED_LENGTH || v === MASK) continue;
@@ -132,7 +133,7 @@ function valueMasker(values: Iterable<string>, words: boolean): (text: string) =
     if (bucket) bucket.push(v);
     else byPrefix.set(key, [v]);
   }
-  if (!byPrefix.size) return (text) => text;
+  if (!byPrefix.size) return undefined;
   for (const bucket of byPrefix.values()) bucket.sort((a, b) => b.length - a.length);
   const wordAt = (text: string, i: number) => i >= 0 && i < text.length && /[\p{L}\p{N}]/u.test(String.fromCodePoint(text.codePointAt(i)!));
   // The code point ending just before `i` (a surrogate pair's start when `i - 1` is its end).
