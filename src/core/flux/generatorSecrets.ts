@@ -6,6 +6,7 @@
 import { parse as parseYaml } from 'yaml';
 import { MAX_ALIASES, QUIET } from '../yaml/document';
 import { KUSTOMIZATION_FILE_NAMES } from '../kinds';
+import { ParsedByText } from '../yaml/byText';
 import { resolveInSource, type SourceTree } from './confine';
 
 /**
@@ -23,9 +24,12 @@ export function secretGeneratorValues(tree: SourceTree, paths: Iterable<string>)
     const slash = path.lastIndexOf('/');
     if (!KUSTOMIZATION_FILE_NAMES.includes(path.slice(slash + 1))) continue;
     const dir = slash === -1 ? '' : path.slice(0, slash);
+    const text = tree.readFile(path) ?? '';
+    // Most kustomizations have no secretGenerator: they are not parsed (a failed build reads them all).
+    if (!/[sſ]ecretgenerator/i.test(text)) continue;
     let config: unknown;
     try {
-      config = parseYaml(tree.readFile(path) ?? '', { ...QUIET, maxAliasCount: MAX_ALIASES });
+      config = parsed.get(text);
     } catch {
       continue;
     }
@@ -34,19 +38,23 @@ export function secretGeneratorValues(tree: SourceTree, paths: Iterable<string>)
       for (const env of [...listOf(field(generator, 'envs')), field(generator, 'env')]) {
         if (typeof env !== 'string') continue;
         const at = resolveInSource(dir, env);
-        const text = 'vpath' in at ? tree.readFile(at.vpath) : undefined;
-        for (const line of text?.split(/\r?\n/) ?? []) if (line.trim() && !line.trimStart().startsWith('#')) add(line);
+        const envText = 'vpath' in at ? tree.readFile(at.vpath) : undefined;
+        for (const line of envText?.split(/\r?\n/) ?? []) if (line.trim() && !line.trimStart().startsWith('#')) add(line);
       }
     }
   }
   return out;
 }
 
-/** A field as kustomize (Go's encoding/json) reads it: the key matched without regard to case. */
+/** Kustomization files by text: every failed build of a source reads the same ones. */
+const parsed = new ParsedByText((text): unknown => parseYaml(text, { ...QUIET, maxAliasCount: MAX_ALIASES }), 256);
+
+/** A field as kustomize (Go's encoding/json) reads it: the key matched with Unicode simple case folding (`ſecretGenerator`). */
 function field(obj: unknown, name: string): unknown {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return undefined;
-  const want = name.toLowerCase();
-  for (const [k, v] of Object.entries(obj)) if (k.toLowerCase() === want) return v;
+  const fold = (key: string) => key.toUpperCase().toLowerCase();
+  const want = fold(name);
+  for (const [k, v] of Object.entries(obj)) if (fold(k) === want) return v;
   return undefined;
 }
 

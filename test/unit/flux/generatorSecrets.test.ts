@@ -11,7 +11,7 @@ test('secretGeneratorValues: literals and env lines of every kustomization file,
   const files = {
     'apps/kustomization.yaml': 'secretGenerator:\n  - name: a\n    literals: [pw=hunter2, no-equals-secret]\n    envs: [../env/s.env]\n',
     'env/s.env': '# a comment\nTOKEN=t0ken\n\nbare-line\n',
-    'base/Kustomization': 'SecretGenerator:\n  - name: b\n    env: b.env\n',
+    'base/Kustomization': 'ſecretGenerator:\n  - name: b\n    env: b.env\n',
     'base/b.env': 'B=bee\n',
     'other/kustomization.yaml': 'configMapGenerator:\n  - name: c\n    literals: [not=secret]\n',
     'apps/readme.yaml': 'secretGenerator:\n  - literals: [ignored=x]\n',
