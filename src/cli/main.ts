@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { EXIT_USAGE, UsageError, type CliIO, type CommandRunner } from './io';
+import { EXIT_USAGE, type CliIO, type CommandRunner } from './io';
+import { terminalName, terminalText } from '../core/escape/terminal';
 import { runTree } from './commands/tree';
 import { runBuild, BUILD_USAGE } from './commands/build';
 import { runDiff, DIFF_SUMMARY } from './commands/diff';
@@ -32,17 +33,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr(`gitops-preview: unknown command '${name}'\n${usage()}`);
+    io.stderr(`gitops-preview: unknown command ${terminalName(name)}\n${usage()}`);
     return EXIT_USAGE;
   }
   try {
     return await command.run(rest, io);
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr(`gitops-preview ${name}: ${err.message}\n`);
-      return EXIT_USAGE;
-    }
-    io.stderr(`gitops-preview ${name}: ${(err as Error).message}\n`);
+    // Usage errors name arguments and repository objects; any other error may quote either.
+    io.stderr(`gitops-preview ${name}: ${terminalText((err as Error).message)}\n`);
     return EXIT_USAGE;
   }
 }
@@ -60,7 +58,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (err) => {
-      process.stderr.write(`gitops-preview: ${(err as Error).stack ?? err}\n`);
+      process.stderr.write(`gitops-preview: ${terminalText(String((err as Error).stack ?? err))}\n`);
       process.exitCode = EXIT_USAGE;
     },
   );

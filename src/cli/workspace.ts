@@ -4,6 +4,7 @@ import type { Engine } from '../engine/engine';
 import { nodeEngine, openRefined } from '../engine/node';
 import { defaultStorageDir } from '../engine/persistentBuildCache';
 import { relativePath } from '../core/tree/treeData';
+import { terminalName, terminalText } from '../core/escape/terminal';
 import { UsageError, type CliIO } from './io';
 
 /** DIR (default: cwd) opened in an in-process engine; every command that reads the workspace starts here. */
@@ -29,6 +30,6 @@ const openEngines = new Set<WeakRef<Engine>>();
 /** Files that do not parse are reported, with file:line, without stopping the command. */
 export async function reportParseErrors(engine: Engine, root: string, io: CliIO): Promise<void> {
   for (const p of await engine.request('parseProblems', { root })) {
-    io.stderr(`${relativePath(root, p.file)}:${p.line}${p.column ? `:${p.column}` : ''}: ${p.message}\n`);
+    io.stderr(`${terminalName(relativePath(root, p.file))}:${p.line}${p.column ? `:${p.column}` : ''}: ${terminalText(p.message)}\n`);
   }
 }

@@ -13,7 +13,8 @@ import { joinVirtual, type SourceView } from '../core/model/view';
 import { fluxKustomization, generatedResources, kustomizationFileOf } from '../core/flux/generator';
 import { missingInputs } from '../core/flux/inputs';
 import { describeConfinement, kustomizeConfinement, type SourceTree } from '../core/flux/confine';
-import { maskSops, MASK, restoreMasks } from '../core/flux/mask';
+import { maskSops, MASK, restoreMasks, scrubValues, secretValues } from '../core/flux/mask';
+import { secretGeneratorValues } from '../core/flux/generatorSecrets';
 import { postBuildVariables, setCommonMetadata, setOwnerLabels, substituteObjectText } from '../core/flux/postbuild';
 import { fail, ok, type RenderError } from './errors';
 import type { Result } from '../core/result';
@@ -187,8 +188,17 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
     signal: opts.signal,
   });
   const built = fromWasm(result, label, 'kustomize build', input.value.budget.describe());
-  if (!built.ok) return built;
+  if (!built.ok) return withoutGeneratedSecrets(built.error, memTree(input.value.files), input.value.files.map((f) => f.path));
   return postBuild(model, ks, input.value.view, built.value, opts, !input.value.userOrigins);
+}
+
+/**
+ * kustomize's error quotes what it failed on, a secretGenerator's malformed literal or env line
+ * included: those values are masked in the message, as Secret values are everywhere else.
+ */
+function withoutGeneratedSecrets({ kind, message, stderr }: RenderError, tree: SourceTree, paths: Iterable<string>): Result<never, RenderError> {
+  const values = secretGeneratorValues(tree, paths);
+  return fail(kind, scrubValues(message, values), stderr === undefined ? undefined : scrubValues(stderr, values));
 }
 
 /** How a build used a path of its source (wasm/cmd/kustomize/reads.go): existence, folder listing, content. */
@@ -241,6 +251,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   const generated = gen.value;
   const base = baseFiles(model, view);
   const tree: SourceTree = { readFile: (vp) => (vp === generated.path ? generated.text : base.tree.readFile(vp)), isDir: (vp) => base.tree.isDir(vp) };
+  const sourcePaths = () => [...base.files.map((f) => f.path), generated.path];
   const confinement = layoutHolds ? [] : kustomizeConfinement(tree, ks.path);
   if (confinement.length) {
     return { result: fail('invalid', `${label}: the build would read outside the source artifact or run something, which kustomize-controller refuses:\n${describeConfinement(confinement)}`), timing: prepared() };
@@ -269,7 +280,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
         if (!answer.ok) {
           heldBases.delete(instance);
           const failed = fromWasm(answer, label, 'kustomize build', base.budget.describe());
-          return { failed: failed.ok ? fail('build-failed', `${label}: no answer`) : failed };
+          return { failed: failed.ok ? fail('build-failed', `${label}: no answer`) : withoutGeneratedSecrets(failed.error, tree, sourcePaths()) };
         }
         output = answer.output;
         // Only an answer as short as this asks for the files; a build's answer is read once the
@@ -285,7 +296,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
         }
         if (wholeSent) break;
         const loaded = await call({ full: true }, base.files);
-        if (!loaded.ok) return { failed: fail('build-failed', `${label}: ${loaded.message}`) };
+        if (!loaded.ok) return { failed: withoutGeneratedSecrets({ kind: 'build-failed', message: `${label}: ${loaded.message}` }, tree, sourcePaths()) };
         heldBases.set(instance, base.key);
         wholeSent = true;
         sendEdit = false;
@@ -307,7 +318,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   if (outcome.output !== undefined && !recorded) return { result: fail('build-failed', `${label}: the kustomize module answered something that is not JSON`), timing };
   if (!recorded || recorded.needBase) return { result: fail('build-failed', `${label}: the kustomize module did not take the source's files`), timing };
   if (only !== undefined) {
-    const refused = recorded.refused ?? (recorded.ok ? undefined : `the build in part failed: ${recorded.error ?? ''}`);
+    const refused = recorded.refused ?? (recorded.ok ? undefined : `the build in part failed: ${scrubValues(recorded.error ?? '', secretGeneratorValues(tree, sourcePaths()))}`);
     if (refused) return { result: fail('build-failed', `${label}: ${refused}`), generated, timing, refused };
     const t2 = performance.now();
     const docs = (recorded.objects ?? []).map((o): OutputDocument => ({ obj: o.json, text: o.yaml }));
@@ -326,7 +337,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   for (const vp of generated.listed) note(vp, 'list');
   for (const vp of generated.looked) note(vp, 'stat');
   const built = recorded.ok ? ok((recorded.objects ?? []).map((o): OutputDocument => ({ obj: o.json, text: o.yaml }))) : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build', base.budget.describe());
-  if (!built.ok) return { result: built, reads, generated, timing };
+  if (!built.ok) return { result: withoutGeneratedSecrets(built.error, tree, sourcePaths()), reads, generated, timing };
   const t2 = performance.now();
   const result = postBuild(model, ks, view, built.value, opts, !generated.userOrigins);
   timing.postBuildMs = performance.now() - t2;
@@ -429,7 +440,8 @@ export function postBuild(
     }
     const meta = asRecord(obj.metadata);
     if (!asString(obj.apiVersion) || !asString(obj.kind) || !asString(meta?.name)) {
-      return fail('build-failed', `${label}: failed to decode Kubernetes apiVersion, kind and name from: ${(doc.text ?? JSON.stringify(obj)).slice(0, 200)}`);
+      const quoted = scrubValues((doc.text ?? JSON.stringify(obj)).slice(0, 200), secretValues([obj]));
+      return fail('build-failed', `${label}: failed to decode Kubernetes apiVersion, kind and name from: ${quoted}`);
     }
     const origin = originOf(model, ks, view, obj);
     // Without its YAML the object holds no `$`, so substitution leaves it as it is.

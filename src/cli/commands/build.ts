@@ -1,6 +1,7 @@
-import { stringify as stringifyYaml } from 'yaml';
 import { relativePath } from '../../core/tree/treeData';
-import { maskSecrets, toManifest } from '../../core/flux/mask';
+import { terminalText } from '../../core/escape/terminal';
+import { yamlComment, yamlDocument } from '../../core/escape/yaml';
+import { maskRenderedSecrets, toManifest } from '../../core/flux/mask';
 import type { Engine } from '../../engine/engine';
 import type { RenderedObject, TargetRef } from '../../engine/protocol';
 import { targetKind, type TargetKind } from '../../engine/targets';
@@ -25,12 +26,13 @@ export async function pickTarget(engine: Engine, root: string, kind: TargetKind,
   return refs[0];
 }
 
-/** YAML stream of the objects, each preceded by where it came from; Secret values masked. */
+/** YAML stream of the objects, each preceded by where it came from; Secret values masked, copies of them too. */
 export function formatObjects(objects: readonly RenderedObject[], root: string): string {
+  const shown = maskRenderedSecrets(objects.map(toManifest));
   return objects
-    .map((o) => {
-      const source = o.origin ? `# Source: ${relativePath(root, o.origin.file)}\n` : '';
-      return `---\n${source}${stringifyYaml(maskSecrets(toManifest(o)), { lineWidth: 0 })}`;
+    .map((o, i) => {
+      const source = o.origin ? yamlComment(`Source: ${relativePath(root, o.origin.file)}`) : '';
+      return `---\n${source}${yamlDocument(shown[i])}`;
     })
     .join('');
 }
@@ -64,10 +66,10 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
     env: io.env,
   });
   if (!result.ok) {
-    io.stderr(`gitops-preview build: ${result.error.message}\n`);
+    io.stderr(`gitops-preview build: ${terminalText(result.error.message)}\n`);
     return EXIT_FINDINGS;
   }
-  for (const w of result.value.warnings) io.stderr(`warning: ${w}\n`);
+  for (const w of result.value.warnings) io.stderr(`warning: ${terminalText(w)}\n`);
   io.stdout(formatObjects(result.value.objects, root));
   return EXIT_OK;
 }

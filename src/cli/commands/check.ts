@@ -1,5 +1,8 @@
 import { RULE_DESCRIPTIONS, RULES, type RuleId } from '../../core/checks/types';
 import { relativePath } from '../../core/tree/treeData';
+import { githubData, githubProperty } from '../../core/escape/github';
+import { jsonOutput } from '../../core/escape/json';
+import { terminalName, terminalText } from '../../core/escape/terminal';
 import type { EngineDiagnostic } from '../../engine/protocol';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
 import { openWorkspace } from '../workspace';
@@ -29,7 +32,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
   if (positionals.length > 1) throw new UsageError('expects at most one DIR');
   const { engine, root } = await openWorkspace(positionals[0], io);
   const result = await engine.request('check', { root });
-  for (const f of result.failures) io.stderr(`gitops-preview check: internal error in ${f.rules} rules: ${f.message}\n`);
+  for (const f of result.failures) io.stderr(`gitops-preview check: internal error in ${f.rules} rules: ${terminalText(f.message)}\n`);
   const diagnostics = result.diagnostics.map((d) => toCli(root, d));
   const suppressed = result.suppressed.map((d) => ({ ...toCli(root, d), suppression: d.suppression }));
   io.stdout(render(format as Format, diagnostics, suppressed));
@@ -54,9 +57,9 @@ export function toCli(root: string, d: EngineDiagnostic): CliDiagnostic {
 export function render(format: Format, list: CliDiagnostic[], suppressed: CliDiagnostic[] = []): string {
   switch (format) {
     case 'json':
-      return JSON.stringify({ diagnostics: list, suppressed }, null, 2) + '\n';
+      return jsonOutput({ diagnostics: list, suppressed });
     case 'sarif':
-      return JSON.stringify(sarif([...list, ...suppressed]), null, 2) + '\n';
+      return jsonOutput(sarif([...list, ...suppressed]));
     case 'github':
       return list.map(githubAnnotation).join('');
     default:
@@ -65,18 +68,16 @@ export function render(format: Format, list: CliDiagnostic[], suppressed: CliDia
 }
 
 function text(list: CliDiagnostic[]): string {
-  const lines = list.map((d) => `${d.file}:${d.line}:${d.column}: ${d.severity} [${d.rule}] ${d.message}\n`);
+  const lines = list.map((d) => `${terminalName(d.file)}:${d.line}:${d.column}: ${d.severity} [${d.rule}] ${terminalText(d.message)}\n`);
   const count = (s: string) => list.filter((d) => d.severity === s).length;
   lines.push(`${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info\n`);
   return lines.join('');
 }
 
-/** GitHub workflow commands: `::error file=…,line=…,col=…,title=…::message` with the documented escapes. */
+/** GitHub workflow commands: `::error file=…,line=…,col=…,title=…::message`, repository text escaped. */
 function githubAnnotation(d: CliDiagnostic): string {
   const level = d.severity === 'info' ? 'notice' : d.severity;
-  const prop = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/:/g, '%3A').replace(/,/g, '%2C');
-  const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  return `::${level} file=${prop(d.file)},line=${d.line},col=${d.column},endLine=${d.endLine},endColumn=${d.endColumn},title=${prop(d.rule)}::${data(d.message)}\n`;
+  return `::${level} file=${githubProperty(d.file)},line=${d.line},col=${d.column},endLine=${d.endLine},endColumn=${d.endColumn},title=${githubProperty(d.rule)}::${githubData(d.message)}\n`;
 }
 
 function sarif(list: CliDiagnostic[]): unknown {

@@ -1,6 +1,8 @@
 import { engineDriftContext, previewDrift, type HelmDriftMode } from '../../workflows/drift';
 import { counts, hasDrift, reportJson, reportText, type DriftReport } from '../../core/drift';
 import { targetKind } from '../../engine/targets';
+import { terminalText } from '../../core/escape/terminal';
+import { jsonOutput } from '../../core/escape/json';
 import { clusterClient, interruptible } from '../cluster';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
 import { openWorkspace, reportParseErrors } from '../workspace';
@@ -43,7 +45,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
 
   const client = clusterClient(flags, io);
   if (!client.ok) {
-    io.stderr(`gitops-preview diff: ${client.error.message}\n`);
+    io.stderr(`gitops-preview diff: ${terminalText(client.error.message)}\n`);
     return EXIT_USAGE;
   }
   const outcomes = await interruptible((signal) =>
@@ -52,7 +54,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
         engine,
         target,
         { allowProcesses: true, helmBin: io.env.HELM_BIN, env: io.env },
-        { subject, client: client.value, signal, concurrency, onPhase: format === 'text' ? (m) => io.stderr(`◎ ${m}\n`) : undefined },
+        { subject, client: client.value, signal, concurrency, onPhase: format === 'text' ? (m) => io.stderr(`◎ ${terminalText(m)}\n`) : undefined },
       ),
       mode as HelmDriftMode,
     ),
@@ -62,16 +64,16 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   const reports: DriftReport[] = [];
   for (const { title, outcome } of outcomes) {
     if (!outcome.ok) {
-      io.stderr(`✗ ${outcome.error.message}\n`);
+      io.stderr(`✗ ${terminalText(outcome.error.message)}\n`);
       exit = EXIT_USAGE;
       continue;
     }
     reports.push(outcome.value);
-    if (format === 'text') io.stdout(`${outcomes.length > 1 ? `# ${title}\n` : ''}${reportText(outcome.value)}`);
+    if (format === 'text') io.stdout(`${outcomes.length > 1 ? `# ${terminalText(title)}\n` : ''}${reportText(outcome.value)}`);
     const c = counts(outcome.value.entries);
     if (c.error > 0 || outcome.value.cancelled) exit = EXIT_USAGE;
     else if (exit === EXIT_OK && hasDrift(outcome.value)) exit = EXIT_FINDINGS;
   }
-  if (format === 'json') io.stdout(JSON.stringify(reports.length === 1 && outcomes.length === 1 ? reportJson(reports[0]) : reports.map(reportJson), null, 2) + '\n');
+  if (format === 'json') io.stdout(jsonOutput(reports.length === 1 && outcomes.length === 1 ? reportJson(reports[0]) : reports.map(reportJson)));
   return exit;
 }

@@ -1,4 +1,6 @@
 import { toDot, toMermaid, type DependencyGraph } from '../../core/graph/index';
+import { terminalName, terminalText } from '../../core/escape/terminal';
+import { jsonOutput } from '../../core/escape/json';
 import { EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
 import { openWorkspace, reportParseErrors } from '../workspace';
 
@@ -16,13 +18,13 @@ export async function runGraph(args: string[], io: CliIO): Promise<number> {
   await reportParseErrors(engine, root, io);
   // The graph carries the checks' findings: a rule that failed internally is reported, as `check` does.
   const { failures } = await engine.request('check', { root });
-  for (const f of failures) io.stderr(`gitops-preview graph: internal error in ${f.rules} rules: ${f.message}\n`);
+  for (const f of failures) io.stderr(`gitops-preview graph: internal error in ${f.rules} rules: ${terminalText(f.message)}\n`);
   const wanted = flags.cluster as string | undefined;
   const graph = await engine.request('graph', { root, cluster: wanted, sources: !flags['no-sources'] });
   if (wanted !== undefined && !graph.clusters.length) {
     const all = (await engine.request('graph', { root, sources: false })).clusters;
-    const names = all.map((c) => `'${c.name}'`).join(', ') || 'none';
-    throw new UsageError(`no cluster named '${wanted}' (clusters: ${names})`);
+    const names = all.map((c) => terminalName(c.name)).join(', ') || 'none';
+    throw new UsageError(`no cluster named ${terminalName(wanted)} (clusters: ${names})`);
   }
   io.stdout(render(format as Format, graph));
   return failures.length ? EXIT_USAGE : EXIT_OK;
@@ -31,5 +33,5 @@ export async function runGraph(args: string[], io: CliIO): Promise<number> {
 function render(format: Format, graph: DependencyGraph): string {
   if (format === 'dot') return toDot(graph);
   if (format === 'mermaid') return toMermaid(graph);
-  return JSON.stringify(graph, null, 2) + '\n';
+  return jsonOutput(graph);
 }

@@ -1,6 +1,7 @@
 import { exitCodeOf, runAction } from '../../workflows/reconcile';
 import { fluxType, kindFromAlias } from '../../core/kinds';
 import type { WriteAction } from '../../core/status/requests';
+import { terminalText } from '../../core/escape/terminal';
 import { clusterClient, interruptible } from '../cluster';
 import { parseArgs, UsageError, type CliIO } from '../io';
 
@@ -51,7 +52,7 @@ async function run(verb: 'reconcile' | 'suspend' | 'resume', args: string[], io:
 
   const client = clusterClient(flags, io);
   if (!client.ok) {
-    io.stderr(`gitops-preview ${verb}: ${client.error.message}\n`);
+    io.stderr(`gitops-preview ${verb}: ${terminalText(client.error.message)}\n`);
     return 2;
   }
   const namespace = (flags.namespace as string | undefined) ?? 'flux-system';
@@ -62,15 +63,15 @@ async function run(verb: 'reconcile' | 'suspend' | 'resume', args: string[], io:
       timeoutMs,
       pollMs,
       signal,
-      onProgress: (m) => io.stderr(`► ${m}\n`),
+      onProgress: (m) => io.stderr(`► ${terminalText(m)}\n`),
     }),
   );
   if (!result.ok) {
-    io.stderr(`gitops-preview ${verb}: ${result.error.message}\n`);
+    io.stderr(`gitops-preview ${verb}: ${terminalText(result.error.message)}\n`);
     return 2;
   }
   const r = result.value;
-  const line = `${r.object}: ${r.message}${r.revision && r.outcome === 'ready' ? ` (revision ${r.revision})` : ''}\n`;
+  const line = `${terminalText(`${r.object}: ${r.message}${r.revision && r.outcome === 'ready' ? ` (revision ${r.revision})` : ''}`)}\n`;
   if (exitCodeOf(action, result) === 0) io.stdout(`✔ ${line}`);
   else io.stderr(`✗ ${r.outcome === 'failed' ? 'reconciliation failed: ' : ''}${line}`);
   return exitCodeOf(action, result);

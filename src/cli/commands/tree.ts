@@ -1,3 +1,4 @@
+import { jsonOutput } from '../../core/escape/json';
 import { EXIT_OK, parseArgs, UsageError, type CliIO } from '../io';
 import { openWorkspace, reportParseErrors } from '../workspace';
 
@@ -8,6 +9,6 @@ export async function runTree(args: string[], io: CliIO): Promise<number> {
   if (positionals.length > 1) throw new UsageError('expects at most one DIR');
   const { engine, root } = await openWorkspace(positionals[0], io);
   await reportParseErrors(engine, root, io);
-  io.stdout(format === 'json' ? JSON.stringify(await engine.request('treeJson', { root }), null, 2) + '\n' : await engine.request('treeText', { root }));
+  io.stdout(format === 'json' ? jsonOutput(await engine.request('treeJson', { root })) : await engine.request('treeText', { root }));
   return EXIT_OK;
 }

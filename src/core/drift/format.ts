@@ -1,34 +1,36 @@
 /** Text and JSON renderings of a drift report (the CLI output; the editor shows the same YAML). */
 import { createTwoFilesPatch } from 'diff';
-import { stringify } from 'yaml';
 import { formatPointer } from './jsonPointer';
+import { terminalText } from '../escape/terminal';
+import { yamlDocument } from '../escape/yaml';
 import type { KubeJson } from '../kubeJson';
 import { counts, type DriftEntry, type DriftReport } from './types';
 
+/** YAML of an object for showing (no control character raw, no line starting with `::`). */
 export function toYaml(obj: KubeJson | undefined): string {
-  return obj ? stringify(obj, { lineWidth: 0, aliasDuplicateObjects: false }) : '';
+  return obj ? yamlDocument(obj) : '';
 }
 
 /** Unified diff live → desired of one entry ('' when there is nothing to compare). */
 export function entryDiff(e: DriftEntry, context = 3): string {
   if (!e.live && !e.desired) return '';
-  const patch = createTwoFilesPatch(`live/${e.subject}`, `desired/${e.subject}`, toYaml(e.live), toYaml(e.desired), undefined, undefined, { context });
+  const patch = createTwoFilesPatch(`live/${terminalText(e.subject)}`, `desired/${terminalText(e.subject)}`, toYaml(e.live), toYaml(e.desired), undefined, undefined, { context });
   // Drop the "====" banner line createTwoFilesPatch starts with.
   return patch.split('\n').filter((l, i) => !(i === 0 && l.startsWith('='))).join('\n');
 }
 
 const SHOWN: Record<string, boolean> = { created: true, drifted: true, deleted: true, skipped: true, error: true, cancelled: false, unchanged: false };
 
-/** flux diff's lines (`► Kind/namespace/name drifted`), a diff under each drifted object, errors with their message. */
+/** flux diff's lines (`► Kind/namespace/name drifted`), a diff under each drifted object, errors with their message; terminal text. */
 export function reportText(report: DriftReport, opts: { diffs?: boolean } = {}): string {
   const out: string[] = [];
   for (const e of report.entries) {
     if (!SHOWN[e.verdict]) continue;
     if (e.verdict === 'error') {
-      out.push(`✗ ${e.reason ?? `${e.subject} error`}`);
+      out.push(`✗ ${terminalText(e.reason ?? `${e.subject} error`)}`);
       continue;
     }
-    out.push(`► ${e.subject} ${e.verdict}${e.reason && e.verdict !== 'drifted' ? ` (${e.reason})` : ''}`);
+    out.push(`► ${terminalText(`${e.subject} ${e.verdict}${e.reason && e.verdict !== 'drifted' ? ` (${e.reason})` : ''}`)}`);
     if (e.verdict === 'drifted' && opts.diffs !== false) {
       const d = entryDiff(e);
       if (d) out.push(indent(d.trimEnd()));
@@ -36,8 +38,8 @@ export function reportText(report: DriftReport, opts: { diffs?: boolean } = {}):
   }
   const c = counts(report.entries);
   if (report.cancelled) out.push(`⚠ cancelled: ${c.cancelled} object(s) not checked`);
-  for (const n of report.notes) out.push(`ℹ ${n}`);
-  out.push(summaryLine(report));
+  for (const n of report.notes) out.push(`ℹ ${terminalText(n)}`);
+  out.push(terminalText(summaryLine(report)));
   return out.join('\n') + '\n';
 }
 

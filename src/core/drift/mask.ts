@@ -3,8 +3,7 @@
  * both, `*** (before)` / `*** (after)` for values that differ (fluxcd/pkg ssa SanitizeUnstructuredData
  * and jsondiff MaskSecretPatchData).
  */
-import { MASK } from '../flux/mask';
-import { fromBase64Utf8 } from './normalize';
+import { LAST_APPLIED_ANNOTATION, MASK, scrubValues, secretValues } from '../flux/mask';
 import type { KubeJson } from '../kubeJson';
 import { isRecord } from './types';
 
@@ -12,8 +11,6 @@ export const MASK_BEFORE = `${MASK} (before)`;
 export const MASK_AFTER = `${MASK} (after)`;
 
 const SECRET_FIELDS = ['data', 'stringData'] as const;
-/** kubectl's client-side-apply annotation holds the whole Secret, values included. */
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 export function isSecret(obj: KubeJson | undefined): boolean {
   return !!obj && obj.kind === 'Secret' && obj.apiVersion === 'v1';
@@ -34,7 +31,7 @@ export function maskSecretPair(live: KubeJson | undefined, desired: KubeJson | u
   }
   for (const o of [live, desired]) {
     const ann = o?.metadata?.annotations;
-    if (isRecord(ann) && LAST_APPLIED in ann) ann[LAST_APPLIED] = MASK;
+    if (isRecord(ann) && LAST_APPLIED_ANNOTATION in ann) ann[LAST_APPLIED_ANNOTATION] = MASK;
   }
 }
 
@@ -43,23 +40,5 @@ export function maskSecretPair(live: KubeJson | undefined, desired: KubeJson | u
  * in plain and base64 form.
  */
 export function scrubSecretValues(message: string, ...secrets: Array<KubeJson | undefined>): string {
-  const values = new Set<string>();
-  for (const s of secrets) {
-    if (!isSecret(s)) continue;
-    for (const field of SECRET_FIELDS) {
-      const m = s![field];
-      if (!isRecord(m)) continue;
-      for (const v of Object.values(m)) {
-        if (typeof v !== 'string' || v.length < 3) continue;
-        values.add(v);
-        if (field === 'data') {
-          const plain = fromBase64Utf8(v);
-          if (plain && plain.length >= 3) values.add(plain);
-        }
-      }
-    }
-  }
-  let out = message;
-  for (const v of [...values].sort((a, b) => b.length - a.length)) out = out.split(v).join(MASK);
-  return out;
+  return scrubValues(message, secretValues(secrets.filter((s): s is KubeJson => isSecret(s))));
 }

@@ -1,3 +1,4 @@
+import { dotString } from '../escape/dot';
 import { flowOf, nodeCaption } from './flow';
 import type { DependencyGraph, GraphEdge, GraphNode } from './types';
 
@@ -8,8 +9,8 @@ import type { DependencyGraph, GraphEdge, GraphNode } from './types';
 export function toDot(graph: DependencyGraph): string {
   const out = ['digraph "gitops-preview" {', '  rankdir=LR;', '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10];', '  edge [fontname="Helvetica", fontsize=9];'];
   graph.clusters.forEach((cluster, ci) => {
-    const name = (id: string) => quote(`${ci}:${id}`);
-    out.push(`  subgraph ${quote(`cluster_${ci}`)} {`, `    label=${quote(`cluster ${cluster.name}`)};`);
+    const name = (id: string) => dotString(`${ci}:${id}`);
+    out.push(`  subgraph ${dotString(`cluster_${ci}`)} {`, `    label=${dotString(`cluster ${cluster.name}`)};`);
     for (const node of cluster.nodes) out.push(`    ${name(node.id)} [${attributes(nodeAttributes(node))}];`);
     for (const edge of cluster.edges) {
       const { first, then } = flowOf(edge);
@@ -47,11 +48,6 @@ function edgeAttributes(edge: GraphEdge): Record<string, string> {
 
 function attributes(attrs: Record<string, string>): string {
   return Object.entries(attrs)
-    .map(([k, v]) => `${k}=${quote(v)}`)
+    .map(([k, v]) => `${k}=${dotString(v)}`)
     .join(', ');
-}
-
-/** A DOT quoted string: backslashes and quotes escaped, line breaks as DOT's `\n` escape. */
-function quote(text: string): string {
-  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n/g, '\\n')}"`;
 }

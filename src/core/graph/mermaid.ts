@@ -1,3 +1,4 @@
+import { mermaidLabel } from '../escape/mermaid';
 import { flowOf, nodeCaption } from './flow';
 import type { DependencyGraph } from './types';
 
@@ -12,11 +13,11 @@ export function toMermaid(graph: DependencyGraph): string {
   let linkCount = 0;
   graph.clusters.forEach((cluster, ci) => {
     const ids = new Map(cluster.nodes.map((n, i) => [n.id, `c${ci}n${i}`]));
-    out.push(`  subgraph c${ci}["${escapeLabel(`cluster ${cluster.name}`)}"]`);
+    out.push(`  subgraph c${ci}["${mermaidLabel(`cluster ${cluster.name}`)}"]`);
     for (const node of cluster.nodes) {
       const { title, subtitle } = nodeCaption(node);
       const id = ids.get(node.id)!;
-      out.push(`    ${id}${shape(node.kind, `${escapeLabel(title)}<br/>${escapeLabel(subtitle)}`)}`);
+      out.push(`    ${id}${shape(node.kind, `${mermaidLabel(title)}<br/>${mermaidLabel(subtitle)}`)}`);
       const cls = node.missing ? 'missing' : node.kind === 'Kustomization' ? 'ks' : node.kind === 'HelmRelease' ? 'hr' : 'source';
       classes.set(cls, [...(classes.get(cls) ?? []), id]);
     }
@@ -24,7 +25,7 @@ export function toMermaid(graph: DependencyGraph): string {
     for (const edge of cluster.edges) {
       const { first, then } = flowOf(edge);
       const arrow = edge.type === 'dependsOn' && !edge.absent ? '-->' : edge.type === 'source' ? '-.-o' : '-.->';
-      const label = edge.problem ? `|"${escapeLabel(edge.problem.rule)}"|` : '';
+      const label = edge.problem ? `|"${mermaidLabel(edge.problem.rule)}"|` : '';
       out.push(`  ${ids.get(first)} ${arrow}${label} ${ids.get(then)}`);
       links.push({ index: linkCount++, problem: !!edge.problem });
     }
@@ -44,16 +45,4 @@ export function toMermaid(graph: DependencyGraph): string {
 function shape(kind: string, label: string): string {
   if (kind === 'Kustomization' || kind === 'HelmRelease') return `["${label}"]`;
   return `[("${label}")]`;
-}
-
-/** Mermaid entity codes for what would end or change a quoted label; line breaks become spaces. */
-function escapeLabel(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/#/g, '#35;')
-    .replace(/"/g, '#quot;')
-    .replace(/</g, '#lt;')
-    .replace(/>/g, '#gt;')
-    .replace(/`/g, '#96;')
-    .replace(/\|/g, '#124;');
 }

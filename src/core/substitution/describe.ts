@@ -4,6 +4,7 @@ import { docLine } from '../yaml/document';
 import { substitute } from './evaluate';
 import { resolveSubstituteVars, type VarOrigin } from './resolve';
 import { substitutionAt, substitutionDisabled } from './scan';
+import { markdownCode, markdownText } from '../escape/markdown';
 
 export interface SubstitutionInfo {
   readonly name: string;
@@ -49,22 +50,22 @@ export function describeSubstitution(model: RepoModel, filePath: string, offset:
       else entries.push({ kustomization: label, status: 'undefined' });
     }
   }
-  const lines = [`**\`\${${ref.name}}\`** (Flux post-build substitution)`, ''];
+  const lines = [`**${markdownCode(`\${${ref.name}}`)}** (Flux post-build substitution)`, ''];
   if (entries.length === 0) lines.push('Not applied by any Kustomization in the workspace.');
   for (const e of entries) {
-    const head = `- Kustomization \`${e.kustomization}\`: `;
+    const head = `- Kustomization ${markdownCode(e.kustomization)}: `;
     switch (e.status) {
       case 'defined':
-        lines.push(`${head}\`${e.value}\` from ${e.origin}`);
+        lines.push(`${head}${markdownCode(e.value ?? '')} from ${markdownText(e.origin ?? '')}`);
         break;
       case 'default':
-        lines.push(`${head}not defined; the expression yields \`${e.value}\``);
+        lines.push(`${head}not defined; the expression yields ${markdownCode(e.value ?? '')}`);
         break;
       case 'undefined':
         lines.push(`${head}**not defined**: replaced by an empty string (strict mode fails the Kustomization)`);
         break;
       case 'unknown':
-        lines.push(`${head}not known from the workspace (${e.origin})`);
+        lines.push(`${head}not known from the workspace (${markdownText(e.origin ?? '')})`);
         break;
       default:
         lines.push(`${head}no substitution (no postBuild variables, or disabled for this object)`);

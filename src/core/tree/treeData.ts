@@ -1,6 +1,7 @@
 import type { AppliedObject, ClusterModel, KustomizationNode, RepoModel } from '../model/graph';
 import type { KubeObject } from '../model/objects';
 import { docLine } from '../yaml/document';
+import { terminalName } from '../escape/terminal';
 
 /** The `gitops-preview tree --format json` contract. */
 export interface TreeObjectEntry {
@@ -117,10 +118,10 @@ export function treeJson(model: RepoModel): TreeJson {
   return out;
 }
 
-/** `flux tree`-style text: every object each Kustomization applies, nested. */
+/** `flux tree`-style text: every object each Kustomization applies, nested; names as terminal text. */
 export function treeText(model: RepoModel): string {
   const lines: string[] = [];
-  const label = (a: AppliedObject) => `${a.kind}/${a.namespace ? a.namespace + '/' : ''}${a.name}`;
+  const label = (a: AppliedObject) => terminalName(`${a.kind}/${a.namespace ? a.namespace + '/' : ''}${a.name}`);
   const walk = (ks: KustomizationNode, prefix: string) => {
     const items = ks.applies;
     items.forEach((a, i) => {
@@ -130,7 +131,7 @@ export function treeText(model: RepoModel): string {
     });
   };
   for (const cluster of model.clusters) {
-    lines.push(`Cluster: ${cluster.name}`);
+    lines.push(`Cluster: ${terminalName(cluster.name)}`);
     lines.push(label(cluster.root.applied));
     walk(cluster.root, '');
     lines.push('');
@@ -138,7 +139,7 @@ export function treeText(model: RepoModel): string {
   if (model.unapplied.length) {
     lines.push('Not applied by any Kustomization:');
     for (const o of model.unapplied) {
-      lines.push(`  ${o.kind}/${o.namespace ?? 'default'}/${o.name}  (${relativePath(model.workspace.root, o.doc.file.path)}:${docLine(o.doc)})`);
+      lines.push(`  ${terminalName(`${o.kind}/${o.namespace ?? 'default'}/${o.name}`)}  (${terminalName(relativePath(model.workspace.root, o.doc.file.path))}:${docLine(o.doc)})`);
     }
     lines.push('');
   }

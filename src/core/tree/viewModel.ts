@@ -5,6 +5,7 @@ import { asRecord, asString } from '../model/objects';
 import { docLine, type YamlDoc } from '../yaml/document';
 import type { Range } from '../yaml/lines';
 import { relativePath, sourceRootsOf } from './treeData';
+import { markdownCode, markdownText } from '../escape/markdown';
 
 /**
  * The Flux tree view as plain data, buildable from a RepoModel without VS Code. Children are
@@ -125,11 +126,6 @@ function sortLive(list: LiveInfo[]): LiveInfo[] {
   return [...list].sort((a, b) => key(a).localeCompare(key(b)));
 }
 
-/** Markdown special characters in names, paths and messages are shown literally. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
-}
-
 const STATE_ICON: Record<LiveState, IconSpec> = {
   Ready: { codicon: 'pass-filled', color: 'testing.iconPassed' },
   NotReady: { codicon: 'error', color: 'testing.iconFailed' },
@@ -190,7 +186,7 @@ export function present(node: TreeNode, model: RepoModel, live?: LiveLookup): No
         id: node.id,
         label: c.name,
         description: `${plural(c.kustomizations.length, 'Kustomization')}, ${plural(c.helmReleases.length, 'HelmRelease')}`,
-        tooltip: `**Cluster** ${escapeMarkdown(c.name)}\n\nRoot: ${escapeMarkdown(key(c.root.applied))} (${escapeMarkdown(where(c.root.applied.object.doc))})`,
+        tooltip: `**Cluster** ${markdownText(c.name)}\n\nRoot: ${markdownText(key(c.root.applied))} (${markdownText(where(c.root.applied.object.doc))})`,
         contextValue: 'cluster',
         collapsible: 'expanded',
         icon: { media: 'cluster' },
@@ -202,7 +198,7 @@ export function present(node: TreeNode, model: RepoModel, live?: LiveLookup): No
       return {
         id: node.id,
         label: `${node.objects.length} ${node.objects.length === 1 ? 'resource' : 'resources'}`,
-        tooltip: `Other objects ${escapeMarkdown(key(node.ks.applied))} applies`,
+        tooltip: `Other objects ${markdownText(key(node.ks.applied))} applies`,
         contextValue: 'group:resources',
         collapsible: 'collapsed',
         icon: { codicon: 'files' },
@@ -255,7 +251,7 @@ export function present(node: TreeNode, model: RepoModel, live?: LiveLookup): No
       };
     case 'clusterOnly': {
       const s = node.status;
-      const lines = [`**${escapeMarkdown(s.kind)}** ${escapeMarkdown(`${s.namespace}/${s.name}`)}`, 'Only in the cluster', ...liveLines(s)];
+      const lines = [`**${markdownText(s.kind)}** ${markdownText(`${s.namespace}/${s.name}`)}`, 'Only in the cluster', ...liveLines(s)];
       return {
         id: node.id,
         label: s.name,
@@ -281,32 +277,32 @@ function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => stri
   if (flux?.kind === 'Kustomization') {
     const src = flux.sourceRef ? `${flux.sourceRef.kind}/${flux.sourceRef.name}` : 'no source';
     description = `${src} · ./${flux.path}`;
-    details.push(`Source: ${escapeMarkdown(flux.source.description)}`, `Path: \`./${flux.path}\``);
+    details.push(`Source: ${markdownText(flux.source.description)}`, `Path: ${markdownCode(`./${flux.path}`)}`);
     if (flux.source.kind === 'view' && flux.source.root !== undefined) details.push(sourceRootLine(flux.source.root, flux.source.rootOrigin));
-    if (flux.targetNamespace) details.push(`targetNamespace: ${escapeMarkdown(flux.targetNamespace)}`);
-    if (flux.dependsOn.length) details.push(`dependsOn: ${flux.dependsOn.map((d) => escapeMarkdown(`${d.namespace}/${d.name}`)).join(', ')}`);
+    if (flux.targetNamespace) details.push(`targetNamespace: ${markdownText(flux.targetNamespace)}`);
+    if (flux.dependsOn.length) details.push(`dependsOn: ${flux.dependsOn.map((d) => markdownText(`${d.namespace}/${d.name}`)).join(', ')}`);
     details.push(`Applies ${flux.applies.length} objects`);
-    for (const problem of flux.problems.slice(0, 3)) details.push(`⚠ ${escapeMarkdown(problem.message)}`);
-    if (flux.remoteResources.length) details.push(`Remote bases not followed: ${flux.remoteResources.map(escapeMarkdown).join(', ')}`);
+    for (const problem of flux.problems.slice(0, 3)) details.push(`⚠ ${markdownText(problem.message)}`);
+    if (flux.remoteResources.length) details.push(`Remote bases not followed: ${flux.remoteResources.map(markdownText).join(', ')}`);
   } else if (flux?.kind === 'HelmRelease') {
     const chart = flux.chart ?? (flux.chartRef ? 'chartRef' : undefined);
     const src = flux.chartSourceRef ? `${flux.chartSourceRef.kind}/${flux.chartSourceRef.name}` : undefined;
     description = [chart, src].filter(Boolean).join(' · ') || undefined;
-    if (chart) details.push(`Chart: ${escapeMarkdown(chart)}`);
-    if (flux.chartSourceRef) details.push(`Chart source: ${escapeMarkdown(`${flux.chartSourceRef.kind}/${flux.chartSourceRef.namespace}/${flux.chartSourceRef.name}`)}`);
-    details.push(`Release name: ${escapeMarkdown(flux.releaseName)}`, `targetNamespace: ${escapeMarkdown(flux.targetNamespace)}`);
-    if (flux.storageNamespace !== flux.targetNamespace) details.push(`storageNamespace: ${escapeMarkdown(flux.storageNamespace)}`);
-    if (flux.dependsOn.length) details.push(`dependsOn: ${flux.dependsOn.map((d) => escapeMarkdown(`${d.namespace}/${d.name}`)).join(', ')}`);
+    if (chart) details.push(`Chart: ${markdownText(chart)}`);
+    if (flux.chartSourceRef) details.push(`Chart source: ${markdownText(`${flux.chartSourceRef.kind}/${flux.chartSourceRef.namespace}/${flux.chartSourceRef.name}`)}`);
+    details.push(`Release name: ${markdownText(flux.releaseName)}`, `targetNamespace: ${markdownText(flux.targetNamespace)}`);
+    if (flux.storageNamespace !== flux.targetNamespace) details.push(`storageNamespace: ${markdownText(flux.storageNamespace)}`);
+    if (flux.dependsOn.length) details.push(`dependsOn: ${flux.dependsOn.map((d) => markdownText(`${d.namespace}/${d.name}`)).join(', ')}`);
   } else {
     const spec = asRecord(a.object.body.spec);
     const url = asString(spec?.url) ?? asString(spec?.endpoint);
     description = url ? `${a.kind} · ${url}` : a.kind;
-    if (url) details.push(`URL: ${escapeMarkdown(url)}`);
+    if (url) details.push(`URL: ${markdownText(url)}`);
     const root = sourceRootsOf(a.cluster).get(a.object.id);
     if (root) details.push(sourceRootLine(root.root, root.origin));
   }
   if (a.object.origin?.fluxKind === 'Kustomization') details.push('_Inferred: the repository has no bootstrap file, and `flux bootstrap` would sync this folder_');
-  else if (a.object.origin) details.push(`_Created by ${escapeMarkdown(`${a.object.origin.kind} ${a.object.origin.namespace ?? ''}/${a.object.origin.name}`)}_`);
+  else if (a.object.origin) details.push(`_Created by ${markdownText(`${a.object.origin.kind} ${a.object.origin.namespace ?? ''}/${a.object.origin.name}`)}_`);
   else if (a.object.synthetic) details.push('_Inferred: `flux bootstrap` creates it at install time_');
   if (live) {
     description = `${description ? description + ' · ' : ''}${live.state}`;
@@ -332,20 +328,20 @@ const ROOT_ORIGIN: Record<string, string> = {
 };
 
 function sourceRootLine(root: string, origin: string | undefined): string {
-  return `Source root: \`${root ? `./${root.replace(/`/g, "'")}` : '.'}\` (${origin ? ROOT_ORIGIN[origin] ?? escapeMarkdown(origin) : 'this workspace'})`;
+  return `Source root: ${markdownCode(root ? `./${root}` : '.')} (${origin ? ROOT_ORIGIN[origin] ?? markdownText(origin) : 'this workspace'})`;
 }
 
 function liveLines(s: LiveInfo): string[] {
   const out = [`Cluster: **${s.state}**`];
-  if (s.message) out.push(escapeMarkdown(s.message));
-  if (s.revision) out.push(`Revision: \`${s.revision.replace(/`/g, "'")}\``);
-  if (s.lastHandledReconcileAt) out.push(`Last reconcile request: ${escapeMarkdown(s.lastHandledReconcileAt)}`);
+  if (s.message) out.push(markdownText(s.message));
+  if (s.revision) out.push(`Revision: ${markdownCode(s.revision)}`);
+  if (s.lastHandledReconcileAt) out.push(`Last reconcile request: ${markdownText(s.lastHandledReconcileAt)}`);
   return out;
 }
 
 function objectTooltip(kind: string, namespace: string | undefined, name: string, where: string, details: string[]): string {
-  const head = `**${escapeMarkdown(kind)}** ${escapeMarkdown(namespace ? `${namespace}/${name}` : name)}`;
-  return [head, `\`${where.replace(/`/g, "'")}\``, ...details].join('\n\n');
+  const head = `**${markdownText(kind)}** ${markdownText(namespace ? `${namespace}/${name}` : name)}`;
+  return [head, markdownCode(where), ...details].join('\n\n');
 }
 
 /**

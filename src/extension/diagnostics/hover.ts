@@ -10,7 +10,9 @@ export function hoverProvider(engine: EngineClient): vscode.HoverProvider {
       const info = await engine.query('hover', { file: toPosix(document.uri.fsPath), position: plainPosition(position), text: document.getText() }, undefined);
       if (!info) return undefined;
       const md = new vscode.MarkdownString(info.markdown);
+      // Built from repository text (escaped by the core): no command links, no HTML.
       md.isTrusted = false;
+      md.supportHtml = false;
       return new vscode.Hover(md, toVscodeRange(info.range));
     },
   };

@@ -52,6 +52,7 @@ export class FluxTreeProvider implements vscode.TreeDataProvider<TreeItemData> {
       const md = new vscode.MarkdownString(p.tooltip);
       md.supportThemeIcons = false;
       md.isTrusted = false;
+      md.supportHtml = false;
       item.tooltip = md;
     }
     if (p.location) {

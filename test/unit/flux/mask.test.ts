@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MASK_SENTINEL, maskSecrets, maskSops, restoreMasks, toManifest } from '../../../src/core/flux/mask';
+import { LAST_APPLIED_ANNOTATION, MASK_SENTINEL, maskRenderedSecrets, maskSecrets, maskSops, restoreMasks, scrubValues, toManifest } from '../../../src/core/flux/mask';
 
 test('SOPS ENC[] values become *** and the sops metadata is dropped', () => {
   const obj: Record<string, any> = { kind: 'Secret', stringData: { a: 'ENC[AES256_GCM,data:x,type:str]', b: 'plain' }, list: ['ENC[x]'], sops: { mac: 'ENC[y]' } };
@@ -20,4 +20,37 @@ test('maskSecrets hides Secret data and stringData values, keeps keys, leaves ot
 test('restoreMasks and toManifest', () => {
   assert.deepEqual(restoreMasks({ a: `x-${MASK_SENTINEL}`, b: [MASK_SENTINEL] }), { a: 'x-***', b: ['***'] });
   assert.deepEqual(toManifest({ kind: 'A', origin: { file: 'f', docIndex: 0 } }), { kind: 'A' });
+});
+
+test('maskSecrets masks a Secret\'s last-applied-configuration annotation, and only a Secret\'s', () => {
+  const lastApplied = JSON.stringify({ kind: 'Secret', stringData: { pw: 'hunter2' } });
+  const s = { kind: 'Secret', metadata: { name: 's', annotations: { [LAST_APPLIED_ANNOTATION]: lastApplied, other: 'kept' } }, stringData: { pw: 'hunter2' } };
+  assert.deepEqual(maskSecrets(s).metadata.annotations, { [LAST_APPLIED_ANNOTATION]: '***', other: 'kept' });
+  assert.equal(s.metadata.annotations[LAST_APPLIED_ANNOTATION], lastApplied, 'the input is not modified');
+  const cm = { kind: 'ConfigMap', metadata: { annotations: { [LAST_APPLIED_ANNOTATION]: '{}' } } };
+  assert.equal(maskSecrets(cm), cm);
+});
+
+test('maskRenderedSecrets masks Secret values wherever they stand as a word, as written or base64-decoded', () => {
+  const secret = { kind: 'Secret', data: { token: Buffer.from('s3cr3t-token').toString('base64') }, stringData: { user: 'admin', short: 'ab' } };
+  const cm = {
+    kind: 'ConfigMap',
+    data: {
+      whole: 's3cr3t-token',
+      encoded: Buffer.from('s3cr3t-token').toString('base64'),
+      url: 'admin:s3cr3t-token@db',
+      inside: 'administrator',
+      short: 'ab',
+      list: ['x admin y', 'xadmin'],
+    },
+  };
+  const [maskedSecret, maskedCm] = maskRenderedSecrets([secret, cm]);
+  assert.deepEqual(maskedSecret, { kind: 'Secret', data: { token: '***' }, stringData: { user: '***', short: '***' } });
+  assert.deepEqual(maskedCm.data, { whole: '***', encoded: '***', url: '***:***@db', inside: 'administrator', short: 'ab', list: ['x *** y', 'xadmin'] });
+  assert.equal(cm.data.whole, 's3cr3t-token', 'the input is not modified');
+});
+
+test('scrubValues replaces every occurrence, the longest value first, and ignores values under 3 characters', () => {
+  assert.equal(scrubValues('literal sources [k=hunter2]: invalid hunter2x', ['k=hunter2', 'hunter2', 'k']), 'literal sources [***]: invalid ***x');
+  assert.equal(scrubValues('no values here', []), 'no values here');
 });

@@ -6,7 +6,6 @@ import { memoryHost } from '../../../src/core/workspace/host';
 import { diskHost } from '../../../src/node/fsHost';
 import {
   childrenOf,
-  escapeMarkdown,
   fluxContextValue,
   GROUP_CLUSTER_ONLY_LABEL,
   GROUP_UNAPPLIED_LABEL,
@@ -151,7 +150,6 @@ test('context values follow the documented scheme', () => {
   assert.equal(fluxContextValue('HelmRelease', 'HelmRelease', 'Absent'), 'flux:HelmRelease:absent');
   assert.equal(fluxContextValue('ArtifactGenerator', 'ArtifactGenerator', undefined), 'flux:generator:ArtifactGenerator');
   assert.equal(fluxContextValue('ConfigMap', undefined, undefined), 'resource:ConfigMap');
-  assert.equal(escapeMarkdown('a_b*[c]'), 'a\\_b\\*\\[c\\]');
 });
 
 test('bjw-s-labs-home-ops: every Kustomization and HelmRelease is reachable in the tree', () => {
