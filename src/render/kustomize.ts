@@ -14,7 +14,8 @@ import { fluxKustomization, generatedResources, kustomizationFileOf } from '../c
 import { missingInputs } from '../core/flux/inputs';
 import { describeConfinement, kustomizeConfinement, type SourceTree } from '../core/flux/confine';
 import { maskSops, MASK, restoreMasks } from '../core/flux/mask';
-import { postBuildVariables, setCommonMetadata, setOwnerLabels, substituteObjectText } from '../core/flux/postbuild';
+import { postBuildVariables, setCommonMetadata, setOwnerLabels, substitutedSizeBound, substituteObjectText } from '../core/flux/postbuild';
+import { Allowance, DEFAULT_BUDGETS, describeBytes } from '../core/budgets';
 import { fail, ok, type RenderError } from './errors';
 import type { Result } from '../core/result';
 import { wasmModule } from '../engine/wasm/pool';
@@ -415,6 +416,7 @@ export function postBuild(
   const common = asRecord(spec.commonMetadata);
   const objects: RenderedObject[] = [];
   let sopsCount = 0;
+  const perBuild = new Allowance(opts.substitution?.perBuild ?? DEFAULT_BUDGETS.substitutedBytesPerBuild);
   const docs: readonly OutputDocument[] = typeof output === 'string' ? splitDocuments(output).map((text) => ({ text })) : output;
   for (const doc of docs) {
     let obj: Record<string, any>;
@@ -431,6 +433,11 @@ export function postBuild(
       return fail('build-failed', `${label}: failed to decode Kubernetes apiVersion, kind and name from: ${(doc.text ?? JSON.stringify(obj)).slice(0, 200)}`);
     }
     const origin = originOf(model, ks, view, obj);
+    const overBudget = pb.vars && doc.text?.includes('${') ? substitutionOverBudget(substitutedSizeBound(doc.text, pb.vars), perBuild, opts.substitution?.total) : undefined;
+    if (overBudget) {
+      const where = origin ? ` (${origin.file})` : '';
+      return fail('budget', `${label}: post-build substitution stopped at '${obj.kind}/${meta!.name}'${where}: ${overBudget}; the objects of this build are read from its files as written.`);
+    }
     // Without its YAML the object holds no `$`, so substitution leaves it as it is.
     const sub = doc.text === undefined ? { text: '', changed: false } : substituteObjectText(doc.text, obj, pb, strict);
     if ('error' in sub) {
@@ -454,6 +461,16 @@ export function postBuild(
   }
   if (sopsCount) warnings.push(`${sopsCount} SOPS-encrypted object(s): encrypted values are shown as ${MASK}; the preview never decrypts.`);
   return ok({ objects, warnings });
+}
+
+/**
+ * Why substituting an object that may grow to `bound` characters would exceed the build's or the
+ * command's substitution budget (a 1 MB variable used 400 times is 400 MB); undefined when it fits.
+ */
+function substitutionOverBudget(bound: number, perBuild: Allowance, total: Allowance | undefined): string | undefined {
+  if (!perBuild.take(bound)) return `with it, substitution would produce up to ${describeBytes(perBuild.used + bound)}, past the ${describeBytes(perBuild.limit)} substitution budget of one Kustomization (gitops-preview --max-substitution-mb raises it)`;
+  if (total && !total.take(bound)) return `with it, the substitutions of this command would produce up to ${describeBytes(total.used + bound)}, past the ${describeBytes(total.limit)} substitution budget of all builds together (gitops-preview --max-substitution-mb raises it)`;
+  return undefined;
 }
 
 function dropOriginAnnotation(obj: Record<string, any>): void {
