@@ -5,6 +5,7 @@ import { runBuild, BUILD_USAGE } from './commands/build';
 import { runDiff, DIFF_SUMMARY } from './commands/diff';
 import { runCheck } from './commands/check';
 import { runGraph, GRAPH_SUMMARY } from './commands/graph';
+import { LIMITS_USAGE, takeLimits } from './limits';
 import { runReconcile, runResume, runSuspend, RECONCILE_SUMMARY, RESUME_SUMMARY, SUSPEND_SUMMARY } from './commands/reconcile';
 
 /** One line per subcommand; each lives in `commands/<name>.ts`. */
@@ -20,7 +21,7 @@ const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
 };
 
 export function usage(): string {
-  return ['usage: gitops-preview <command> [options]', '', 'commands:', ...Object.values(COMMANDS).map((c) => `  ${c.summary}`)].join('\n') + '\n';
+  return ['usage: gitops-preview <command> [options]', '', 'commands:', ...Object.values(COMMANDS).map((c) => `  ${c.summary}`), '', LIMITS_USAGE].join('\n') + '\n';
 }
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
@@ -35,7 +36,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return EXIT_USAGE;
   }
   try {
-    return await command.run(rest, io);
+    const limited = takeLimits(rest, io.env);
+    return await command.run(limited.argv, { ...io, budgets: limited.budgets });
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`gitops-preview ${name}: ${err.message}\n`);
