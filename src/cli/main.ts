@@ -6,6 +6,7 @@ import { runDiff, DIFF_SUMMARY } from './commands/diff';
 import { runCheck } from './commands/check';
 import { runGraph, GRAPH_SUMMARY } from './commands/graph';
 import { LIMITS_USAGE, takeLimits } from './limits';
+import { runWatched, serveWatched } from './watchdog';
 import { runReconcile, runResume, runSuspend, RECONCILE_SUMMARY, RESUME_SUMMARY, SUSPEND_SUMMARY } from './commands/reconcile';
 
 /** One line per subcommand; each lives in `commands/<name>.ts`. */
@@ -22,6 +23,18 @@ const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
 
 export function usage(): string {
   return ['usage: gitops-preview <command> [options]', '', 'commands:', ...Object.values(COMMANDS).map((c) => `  ${c.summary}`), '', LIMITS_USAGE].join('\n') + '\n';
+}
+
+/** The CLI as a process runs it: `runCli` in a worker, under the overall time and memory limits. */
+export async function runMain(argv: string[], io: CliIO): Promise<number> {
+  let watchdog;
+  try {
+    watchdog = takeLimits(argv, io.env).watchdog;
+  } catch (err) {
+    io.stderr(`gitops-preview: ${(err as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  return runWatched(argv, io, watchdog, __filename);
 }
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
@@ -48,14 +61,16 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-if (require.main === module) {
+// The command's work runs in a worker under the overall limits (watchdog.ts); this module is that
+// worker's entry too.
+if (!serveWatched(runCli) && require.main === module) {
   const io: CliIO = {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     cwd: process.cwd(),
     env: process.env,
   };
-  runCli(process.argv.slice(2), io).then(
+  runMain(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;
     },

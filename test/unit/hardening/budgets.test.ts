@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
 import { materialize, BASE, type Adversarial } from './adversarial';
 import { adversarialBudgets } from './adversarialBudgets';
 import { treeCli } from './cli';
@@ -159,3 +161,36 @@ test('WebAssembly memory is one budget shared by every instance of every module'
     await setWasmPoolSize('helm', 1);
   }
 });
+
+/** The CLI as a process runs it (bin entry: the command in a worker under the overall limits). */
+function cliProcess(args: string[]): Promise<Run> {
+  const main = path.resolve(__dirname, '../../../src/cli/main.ts');
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', main, ...args], { cwd: path.resolve(__dirname, '../../..'), env: { PATH: process.env.PATH } }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+test('the overall time limit stops a command that its budgets let run on, with exit 2 and the reason', GUARD, () =>
+  // Five builds of ~20 s each, the build-time budget lifted: only the overall limit stops it.
+  withFixture(adversarialBudgets.slowBuild(5, 100, 100), async (dir) => {
+    const run = await cliProcess(['check', dir, '--max-build-seconds', '100000', '--time-limit', '8']);
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /^gitops-preview check: stopped after 8 s, the overall time limit of a command \(--time-limit SECONDS raises it\)/);
+  }));
+
+test('the memory ceiling stops a command whose heap outgrows it, with exit 2 and the reason', GUARD, () =>
+  withFixture(adversarialBudgets.manyLargeFiles(2), async (dir) => {
+    const run = await cliProcess(['check', dir, '--max-memory-mb', '128']);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /^gitops-preview check: stopped: its work needed more than the 128 MB memory ceiling of a command \(--max-memory-mb raises it\)/);
+  }));
+
+test('under the limits, the process gives the command\'s own output and exit code', GUARD, () =>
+  withFixture({ files: BASE }, async (dir) => {
+    const run = await cliProcess(['check', dir, '--format', 'json', '--time-limit', '100']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), { diagnostics: [] });
+  }));
