@@ -10,7 +10,7 @@ import { spliceBuild, type BuiltObject, type KustomizationBuild } from '../core/
 import type { Repo } from '../core/repo';
 import type { ModelProblem } from '../core/model/types';
 import type { Workspace } from '../core/workspace/workspace';
-import { DEFAULT_TIMEOUT_MS, fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, warmKustomizeInstances, type FluxKustomizationText, type ReadKind, type RecordedBuild } from '../render/kustomize';
+import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, warmKustomizeInstances, type FluxKustomizationText, type ReadKind, type RecordedBuild } from '../render/kustomize';
 import { Allowance, DEFAULT_BUDGETS, describeMs, type Budgets } from '../core/budgets';
 import { sameMap, syntheticFiles } from '../render/baseFiles';
 import type { SourceView } from '../core/model/view';
@@ -298,10 +298,9 @@ export class Refiner {
   }
 
   private async render(model: RepoModel, key: string, node: KustomizationNode, given: RenderOptions, budget: RefineBudget): Promise<void> {
-    // A build never runs past the refinement's time budget: its time limit is what is left of it.
-    const left = budget.deadline - performance.now();
-    const ownLimit = given.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const opts: RenderOptions = { ...given, timeoutMs: Math.max(1, Math.min(ownLimit, left)), substitution: { perBuild: this.budgets.substitutedBytesPerBuild, total: budget.substituted } };
+    // A build never runs past the refinement's time budget (callTimeoutMs).
+    const opts: RenderOptions = { ...given, deadline: budget.deadline, substitution: { perBuild: this.budgets.substitutedBytesPerBuild, total: budget.substituted } };
+    const started = performance.now();
     if (this.edited.has(key) && (await this.renderInPart(model, key, node, opts))) return;
     const version = this.ws.version;
     const recorded = await renderGuarded(model, node, { ...opts, revealSecretValues: false });
@@ -311,11 +310,12 @@ export class Refiner {
     const r = recorded.result;
     // Cancelled: still pending.
     if (!r.ok && r.error.kind === 'cancelled') return;
-    const cutByBudget = !r.ok && r.error.kind === 'timeout' && left < ownLimit;
+    // The time limit of a call cut by the deadline fires at or after it; its own limit, before.
+    const cutByBudget = !r.ok && r.error.kind === 'timeout' && performance.now() >= budget.deadline;
     const build: KustomizationBuild = r.ok
       ? { ok: true, objects: r.value.objects as unknown as BuiltObject[] }
       : cutByBudget
-        ? { ok: false, message: `${ksName(node)} was stopped after ${describeMs(left)}, when the ${describeMs(this.budgets.buildMs)} build-time budget of all builds together ran out (gitops-preview --max-build-seconds raises it); what it applies is read from its files as written.`, reportable: true, limit: true }
+        ? { ok: false, message: `${ksName(node)} was stopped after ${describeMs(performance.now() - started)}, when the ${describeMs(this.budgets.buildMs)} build-time budget of all builds together ran out (gitops-preview --max-build-seconds raises it); what it applies is read from its files as written.`, reportable: true, limit: true }
         : { ok: false, message: shorten(r.error.message), reportable: REPORTABLE.has(r.error.kind), ...(r.error.kind === 'budget' ? { limit: true } : {}) };
     if (!r.ok && TRANSIENT.has(r.error.kind)) {
       this.live.set(key, { build, files: new Set(), dirs: new Set(), anyChange: true });

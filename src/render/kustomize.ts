@@ -27,6 +27,16 @@ import type { RenderedObject, RenderOptions, RenderResult } from './types';
 import { fromWasm } from './wasm';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * A call's time limit when it starts: the build's own, cut to what is left before `deadline`
+ * (a command's build-time budget), counted from the call rather than from when the build was
+ * queued, so waiting for an instance cannot carry a build past the deadline.
+ */
+export function callTimeoutMs(opts: RenderOptions): number {
+  const own = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return opts.deadline === undefined ? own : Math.max(1, Math.min(own, Math.ceil(opts.deadline - performance.now())));
+}
 const ORIGIN_ANNOTATION = 'config.kubernetes.io/origin';
 
 function ksLabel(ks: KustomizationNode): string {
@@ -183,7 +193,7 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
   if (!input.ok) return input;
   const label = ksLabel(ks);
   const result = await wasmModule('kustomize').call('kustomize', { dir: input.value.dir }, input.value.files, {
-    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: callTimeoutMs(opts),
     signal: opts.signal,
   });
   const built = fromWasm(result, label, 'kustomize build', input.value.budget.describe());
@@ -251,7 +261,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   const outcome = await wasmModule('kustomize').lease(
     async (instance): Promise<{ output?: string; failed?: Result<RenderResult, RenderError> }> => {
       const call = (args: Record<string, unknown>, files: MemFile[]) =>
-        instance.call('kustomize', { dir: ks.path, reads: true, base: base.key, ...(only === undefined ? {} : { only }), ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
+        instance.call('kustomize', { dir: ks.path, reads: true, base: base.key, ...(only === undefined ? {} : { only }), ...args }, files, { timeoutMs: callTimeoutMs(opts), signal: opts.signal });
       // The instance is sent what it lacks: nothing when it holds this set; the edit from the set it
       // was edited from, together with the build (one request); else, once that is refused, the
       // whole set and the build again.

@@ -28,6 +28,8 @@ export interface RenderOptions {
   /** Time limit of one build (kustomize build, helm template: default 60 s) or helm pull (default 120 s). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** No call runs past this moment (performance.now() clock): what is left of a command's build-time budget. */
+  deadline?: number;
   /** Where pulled charts are cached; default `~/.cache/gitops-preview/charts`. */
   cacheDir?: string;
   /**
