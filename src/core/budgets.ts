@@ -21,11 +21,12 @@ const MiB = 1024 * 1024;
 
 /**
  * Far above real repositories (the generated 10,000-file repository is 2.9 MB of YAML; bjw-s-labs'
- * builds take seconds), low enough that what they let through fits in memory: dense YAML parses to
- * ~70× its size, so 64 MB of it stays under ~4.5 GB only in the worst shape; typical YAML ~20×.
+ * builds take seconds), low enough that what they let through fits in memory: the densest YAML
+ * (a one-character list item per line) is held parsed in ~70× its size, so 32 MB of it in ~2.2 GB,
+ * under the CLI's 3 GB heap ceiling (cli/watchdog.ts); typical manifests take ~20×.
  */
 export const DEFAULT_BUDGETS: Budgets = {
-  readBytes: 64 * MiB,
+  readBytes: 32 * MiB,
   substitutedBytes: 256 * MiB,
   substitutedBytesPerBuild: 64 * MiB,
   buildMs: 300_000,
