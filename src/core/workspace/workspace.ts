@@ -205,6 +205,7 @@ export class Workspace {
       return;
     }
     this.notRead.delete(path);
+    if (this.overBudget?.others.delete(path)) this.describeOverBudget();
     this.held = held + text.length;
     this.files.set(path, parseSourceFile(path, text));
   }
