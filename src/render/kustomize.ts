@@ -309,7 +309,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
     },
   );
   timing.kustomizeMs = performance.now() - t1;
-  if (outcome.failed) return { result: outcome.failed, timing };
+  if (outcome.failed) return { result: leftOutByBudget(outcome.failed, base.budget), timing };
   // The next build waiting for the instance is sent before this one's answer is read and its
   // post-build runs: both take this thread, and the instance would wait for them.
   await new Promise((resolve) => setImmediate(resolve));
@@ -336,11 +336,21 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   for (const vp of generated.listed) note(vp, 'list');
   for (const vp of generated.looked) note(vp, 'stat');
   const built = recorded.ok ? ok((recorded.objects ?? []).map((o): OutputDocument => ({ obj: o.json, text: o.yaml }))) : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build', base.budget.describe());
-  if (!built.ok) return { result: built, reads, generated, timing };
+  if (!built.ok) return { result: leftOutByBudget(built, base.budget), reads, generated, timing };
   const t2 = performance.now();
   const result = postBuild(model, ks, view, built.value, opts, !generated.userOrigins);
   timing.postBuildMs = performance.now() - t2;
   return { result, reads, generated, timing };
+}
+
+/**
+ * A build that failed without files its budget left out (the read budget, InputBudget) failed
+ * for the tool's limit, not for the repository: a 'budget' failure (analysis-limit), whose message
+ * names the files.
+ */
+function leftOutByBudget<T>(result: Result<T, RenderError>, budget: InputBudget): Result<T, RenderError> {
+  if (result.ok || result.error.kind !== 'build-failed' || budget.skipped.length === 0) return result;
+  return fail('budget', result.error.message, result.error.stderr);
 }
 
 /** The longest answer that can be the module's request for the source's files (`{"ok":false,"needBase":true}`). */

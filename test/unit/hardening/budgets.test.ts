@@ -58,11 +58,14 @@ test('past the read budget, manifests are not read and the first one left out sa
     const run = await check(dir, '--max-read-mb', '2');
     assert.equal(run.code, 0, run.stderr);
     const limits = run.diagnostics.filter((d) => d.rule === 'analysis-limit');
-    assert.equal(limits.length, 1, JSON.stringify(limits));
-    // Three files fit in 2 MB (with the small ones); the walk reads no file after the fourth.
-    assert.equal(limits[0].file, 'apps/big/f03.yaml');
-    assert.match(limits[0].message, /reached the 2 MB read budget .*--max-read-mb.* This file and 2 more manifest file\(s\) were not read/);
-    assert.equal(limits[0].severity, 'warning');
+    // Three files fit in 2 MB (with the small ones): the fourth is the first not read.
+    const [read] = limitsAt(limits, 'apps/big/f03.yaml');
+    assert.match(read?.message ?? '', /reached the 2 MB read budget .*--max-read-mb.* This file and 2 more manifest file\(s\) were not read/);
+    assert.equal(read.severity, 'warning');
+    // The build of `apps` (which holds them) is given no more either, and says which it lacks.
+    const [build] = limitsAt(limits, 'clusters/prod/apps.yaml');
+    assert.match(build?.message ?? '', /Kustomization flux-system\/apps: [^]*These files were not given to the build:\n {2}apps\/big\/f03\.yaml \(the build's files would exceed 2 MB together\)/);
+    assert.equal(limits.length, 2, JSON.stringify(limits));
     const { code, tree } = await treeCli(dir);
     assert.equal(code, 0);
     assert.ok(tree!.kustomizations.some((k) => k.name === 'apps' && k.cluster === 'prod'), 'the cluster is still analysed');
