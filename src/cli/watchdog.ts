@@ -46,10 +46,11 @@ export function runWatched(argv: string[], io: CliIO, limits: Watchdog, entry: s
       stopped = why;
       void worker.terminate();
     };
-    const deadline = setTimeout(
-      () => stop(`stopped after ${describeMs(limits.timeMs)}, the overall time limit of a command (--time-limit SECONDS raises it); the repository may hold inputs built to be slow`),
-      limits.timeMs,
-    );
+    // A command that has answered but whose worker lingers (a handle left open) ends with its answer.
+    const deadline = setTimeout(() => {
+      if (code !== undefined) void worker.terminate();
+      else stop(`stopped after ${describeMs(limits.timeMs)}, the overall time limit of a command (--time-limit SECONDS raises it); the repository may hold inputs built to be slow`);
+    }, limits.timeMs);
     worker.on('message', (msg: FromCli) => {
       if (msg.type === 'done') code = msg.code;
       else io[msg.type](msg.text);
