@@ -300,7 +300,6 @@ export class Refiner {
   private async render(model: RepoModel, key: string, node: KustomizationNode, given: RenderOptions, budget: RefineBudget): Promise<void> {
     // A build never runs past the refinement's time budget (callTimeoutMs).
     const opts: RenderOptions = { ...given, deadline: budget.deadline, substitution: { perBuild: this.budgets.substitutedBytesPerBuild, total: budget.substituted } };
-    const started = performance.now();
     if (this.edited.has(key) && (await this.renderInPart(model, key, node, opts))) return;
     const version = this.ws.version;
     const recorded = await renderGuarded(model, node, { ...opts, revealSecretValues: false });
@@ -315,7 +314,7 @@ export class Refiner {
     const build: KustomizationBuild = r.ok
       ? { ok: true, objects: r.value.objects as unknown as BuiltObject[] }
       : cutByBudget
-        ? { ok: false, message: `${ksName(node)} was stopped after ${describeMs(performance.now() - started)}, when the ${describeMs(this.budgets.buildMs)} build-time budget of all builds together ran out (gitops-preview --max-build-seconds raises it); what it applies is read from its files as written.`, reportable: true, limit: true }
+        ? { ok: false, message: `${ksName(node)} was stopped when the ${describeMs(this.budgets.buildMs)} build-time budget of all builds together ran out (gitops-preview --max-build-seconds raises it); what it applies is read from its files as written.`, reportable: true, limit: true }
         : { ok: false, message: shorten(r.error.message), reportable: REPORTABLE.has(r.error.kind), ...(r.error.kind === 'budget' ? { limit: true } : {}) };
     if (!r.ok && TRANSIENT.has(r.error.kind)) {
       this.live.set(key, { build, files: new Set(), dirs: new Set(), anyChange: true });

@@ -120,7 +120,7 @@ test('once the build-time budget is spent, each Kustomization left unbuilt is re
     for (const name of ['flux-system', 'apps', 'slow0', 'slow1', 'slow2']) {
       const d = limits.find((l) => l.message.startsWith(`Kustomization flux-system/${name} `));
       assert.ok(d, `${name} is reported: ${JSON.stringify(limits)}`);
-      assert.match(d.message, /(was stopped after \d+ ms, when|was not built: the builds reached) the 1 ms build-time budget of all builds together( ran out)? \(gitops-preview --max-build-seconds raises it\)/);
+      assert.match(d.message, /(was stopped when|was not built: the builds reached) the 1 ms build-time budget of all builds together( ran out)? \(gitops-preview --max-build-seconds raises it\)/);
     }
   }));
 
