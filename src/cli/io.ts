@@ -1,9 +1,13 @@
+import type { Budgets } from '../core/budgets';
+
 /** What a CLI command may touch; tests pass buffers, `main.ts` passes the process. */
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** The command's budgets (limits.ts: flags or environment); default DEFAULT_BUDGETS. */
+  budgets?: Budgets;
 }
 
 export type CommandRunner = (args: string[], io: CliIO) => Promise<number>;

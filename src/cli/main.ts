@@ -6,6 +6,8 @@ import { runBuild, BUILD_USAGE } from './commands/build';
 import { runDiff, DIFF_SUMMARY } from './commands/diff';
 import { runCheck } from './commands/check';
 import { runGraph, GRAPH_SUMMARY } from './commands/graph';
+import { LIMITS_USAGE, takeLimits } from './limits';
+import { runWatched, serveWatched } from './watchdog';
 import { runReconcile, runResume, runSuspend, RECONCILE_SUMMARY, RESUME_SUMMARY, SUSPEND_SUMMARY } from './commands/reconcile';
 import { sealSharedPrototypes } from '../node/sealPrototypes';
 
@@ -22,7 +24,19 @@ const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
 };
 
 export function usage(): string {
-  return ['usage: gitops-preview <command> [options]', '', 'commands:', ...Object.values(COMMANDS).map((c) => `  ${c.summary}`)].join('\n') + '\n';
+  return ['usage: gitops-preview <command> [options]', '', 'commands:', ...Object.values(COMMANDS).map((c) => `  ${c.summary}`), '', LIMITS_USAGE].join('\n') + '\n';
+}
+
+/** The CLI as a process runs it: `runCli` in a worker, under the overall time and memory limits. */
+export async function runMain(argv: string[], io: CliIO): Promise<number> {
+  let watchdog;
+  try {
+    watchdog = takeLimits(argv, io.env).watchdog;
+  } catch (err) {
+    io.stderr(`gitops-preview: ${(err as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  return runWatched(argv, io, watchdog, __filename);
 }
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
@@ -37,7 +51,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return EXIT_USAGE;
   }
   try {
-    return await command.run(rest, io);
+    const limited = takeLimits(rest, io.env);
+    return await command.run(limited.argv, { ...io, budgets: limited.budgets });
   } catch (err) {
     // Usage errors name arguments and repository objects; any other error may quote either.
     io.stderr(`gitops-preview ${name}: ${terminalText((err as Error).message)}\n`);
@@ -45,7 +60,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-if (require.main === module) {
+// The command's work runs in a worker under the overall limits (watchdog.ts); this module is that
+// worker's entry too (which seals the shared prototypes itself).
+if (!serveWatched(runCli) && require.main === module) {
   sealSharedPrototypes();
   const io: CliIO = {
     stdout: (t) => process.stdout.write(t),
@@ -53,7 +70,7 @@ if (require.main === module) {
     cwd: process.cwd(),
     env: process.env,
   };
-  runCli(process.argv.slice(2), io).then(
+  runMain(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;
     },

@@ -1,6 +1,7 @@
 import { Workspace } from './workspace/workspace';
 import type { WorkspaceHost } from './workspace/host';
 import { ModelBuilder, type BuildOptions, type RepoModel } from './model/graph';
+import { DEFAULT_BUDGETS, type Budgets } from './budgets';
 
 /**
  * A workspace and its model, kept in step: edits re-parse only the changed file, and the graph is
@@ -11,8 +12,8 @@ export class Repo {
   private cached: RepoModel | undefined;
   private readonly builder: ModelBuilder;
 
-  constructor(root: string, host: WorkspaceHost, options: BuildOptions = {}) {
-    this.workspace = new Workspace(root, host);
+  constructor(root: string, host: WorkspaceHost, options: BuildOptions = {}, budgets: Pick<Budgets, 'readBytes'> = DEFAULT_BUDGETS) {
+    this.workspace = new Workspace(root, host, budgets.readBytes);
     this.builder = new ModelBuilder(this.workspace, options);
     this.workspace.load();
   }

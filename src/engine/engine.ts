@@ -6,6 +6,7 @@
  */
 import * as os from 'node:os';
 import type { BuildOptions, RepoModel } from '../core/model/graph';
+import type { Budgets } from '../core/budgets';
 import { objectsOf } from '../core/model/objects';
 import { describeSubstitution } from '../core/substitution/describe';
 import { quickFixes } from '../core/fixes/index';
@@ -45,6 +46,8 @@ export interface EngineOptions {
    * done. False: the static reading only.
    */
   builds?: boolean;
+  /** Limits of each folder's reading and of each refinement's builds (core/budgets.ts); default DEFAULT_BUDGETS. */
+  budgets?: Budgets;
 }
 
 type Handler<M extends EngineMethod> = (params: ParamsOf<M>, signal: AbortSignal) => ResultOf<M> | Promise<ResultOf<M>>;
@@ -128,7 +131,7 @@ export class Engine {
       const cache = this.options.buildCache?.(root, settings, roots, (m) => this.log(m));
       if (cache) this.caches.set(root, cache);
     }
-    this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root) } : undefined));
+    this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root) } : undefined, this.options.budgets));
     for (const f of this.folders) f.model();
     this.indexing = false;
     this.flush();

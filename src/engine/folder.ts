@@ -7,6 +7,7 @@ import { buildDependencyGraph, type DependencyGraph } from '../core/graph/index'
 import type { BuildOptions, KustomizationNode, RepoModel } from '../core/model/graph';
 import type { BuildSlot } from '../core/model/rendered';
 import { Repo } from '../core/repo';
+import { DEFAULT_BUDGETS, type Budgets } from '../core/budgets';
 import type { WorkspaceHost } from '../core/workspace/host';
 import type { RenderOptions, RenderResult } from '../render/types';
 import type { BuildCache } from './buildCache';
@@ -29,10 +30,11 @@ export class Folder {
     host: WorkspaceHost,
     options: BuildOptions,
     builds?: { cache?: BuildCache },
+    budgets: Budgets = DEFAULT_BUDGETS,
   ) {
     let refiner: Refiner | undefined;
-    this.repo = new Repo(root, host, builds ? { ...options, builds: (key, node) => refiner?.lookup(key, node) } : options);
-    if (builds) refiner = new Refiner(this.repo.workspace, builds.cache);
+    this.repo = new Repo(root, host, builds ? { ...options, builds: (key, node) => refiner?.lookup(key, node) } : options, budgets);
+    if (builds) refiner = new Refiner(this.repo.workspace, builds.cache, budgets);
     this.refiner = refiner;
   }
 

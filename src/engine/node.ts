@@ -3,6 +3,7 @@ import type { BuildOptions } from '../core/model/graph';
 import { diskHost } from '../node/fsHost';
 import { gitCheckout, gitRemotes } from '../node/gitMetadata';
 import { Engine } from './engine';
+import type { Budgets } from '../core/budgets';
 import type { EngineSettings } from './protocol';
 import { buildCacheDir, buildCacheVersion, PersistentBuildCache } from './persistentBuildCache';
 import { maxTotalBytesFromEnv } from './buildCacheCap';
@@ -31,8 +32,8 @@ function persistentCache(root: string, settings: EngineSettings, roots: readonly
 }
 
 /** An engine over the disk (worker and CLI), building every cluster from its root down. */
-export function nodeEngine(options: { debounceMs?: number } = {}): Engine {
-  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, buildCache: persistentCache, builds: true });
+export function nodeEngine(options: { debounceMs?: number; budgets?: Budgets } = {}): Engine {
+  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, buildCache: persistentCache, builds: true, budgets: options.budgets });
 }
 
 /**

@@ -10,10 +10,12 @@ import { spliceBuild, type BuiltObject, type KustomizationBuild } from '../core/
 import type { Repo } from '../core/repo';
 import type { ModelProblem } from '../core/model/types';
 import type { Workspace } from '../core/workspace/workspace';
-import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, warmKustomizeInstances, type FluxKustomizationText, type ReadKind } from '../render/kustomize';
+import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationRecorded, warmKustomizeInstances, type FluxKustomizationText, type ReadKind, type RecordedBuild } from '../render/kustomize';
+import { Allowance, DEFAULT_BUDGETS, describeMs, type Budgets } from '../core/budgets';
 import { sameMap, syntheticFiles } from '../render/baseFiles';
 import type { SourceView } from '../core/model/view';
 import type { RenderOptions, RenderResult } from '../render/types';
+import { fail } from '../render/errors';
 import type { BuildCache } from './buildCache';
 import { asCachedRefinement } from './cachedRefinement';
 import type { RenderTiming } from './protocol';
@@ -45,8 +47,21 @@ interface LiveBuild {
   readonly rendered?: RenderResult;
 }
 
-/** Render failures that are the build's own, as Flux would report them (others: it cannot be built here). */
-const REPORTABLE = new Set(['build-failed', 'substitution', 'invalid']);
+/**
+ * Render failures that are the build's own, as Flux would report them (others: it cannot be built
+ * here). A build stopped for its time or a budget is reported too: silence would read as "no
+ * findings" for a build that never finished.
+ */
+const REPORTABLE = new Set(['build-failed', 'substitution', 'invalid', 'timeout', 'budget']);
+
+/** Failures that depend on this run (its budgets, the machine's load), not on the files: never persisted. */
+const TRANSIENT = new Set(['timeout', 'budget']);
+
+/** What one refinement may spend on its builds together (Budgets), counted from its start. */
+interface RefineBudget {
+  readonly deadline: number;
+  readonly substituted: Allowance;
+}
 
 export interface RefineResult {
   /** Kustomizations rendered (not answered from a cache). */
@@ -87,6 +102,7 @@ export class Refiner {
   constructor(
     private readonly ws: Workspace,
     private readonly cache: BuildCache = new MemoryBuildCache(),
+    private readonly budgets: Budgets = DEFAULT_BUDGETS,
   ) {
     // With nothing cached (a first open), builds will follow: the kustomize instance starts and
     // parses its OpenAPI schema while the workspace is read. A warm reopen may build nothing, so it
@@ -224,6 +240,7 @@ export class Refiner {
     let model = timedModel();
     this.limitProblems = [];
     this.renders = [];
+    const budget: RefineBudget = { deadline: performance.now() + this.budgets.buildMs, substituted: new Allowance(this.budgets.substitutedBytes) };
     const result = (pending: number): RefineResult => {
       this.lastModel = model;
       this.early.clear();
@@ -247,6 +264,10 @@ export class Refiner {
         if (ready) pending.set(slot.key, slot.node);
       }
       if (pending.size === 0 || opts.signal?.aborted) return result(pending.size);
+      if (performance.now() >= budget.deadline) {
+        this.limitProblems = outOfTimeProblems(waiting, this.budgets.buildMs);
+        return result(pending.size);
+      }
       if (rounds >= MAX_REFINE_ROUNDS) {
         this.limitProblems = limitProblems(model, pending);
         return result(pending.size);
@@ -263,8 +284,9 @@ export class Refiner {
       if (waiting.size >= 2 * BUILDS_PER_EXTRA_INSTANCE) warmKustomizeInstances(model, pending.values().next().value!, wasmModule('kustomize').size - concurrency);
       const queue = [...pending];
       const worker = async () => {
-        for (let next = queue.shift(); next && !stopped(); next = queue.shift()) {
-          await this.render(model, next[0], next[1], opts);
+        // Past the time budget the rest stay pending: the next round reports each of them.
+        for (let next = queue.shift(); next && !stopped() && performance.now() < budget.deadline; next = queue.shift()) {
+          await this.render(model, next[0], next[1], opts, budget);
           rendered++;
         }
       };
@@ -279,19 +301,29 @@ export class Refiner {
     }
   }
 
-  private async render(model: RepoModel, key: string, node: KustomizationNode, opts: RenderOptions): Promise<void> {
+  private async render(model: RepoModel, key: string, node: KustomizationNode, given: RenderOptions, budget: RefineBudget): Promise<void> {
+    // A build never runs past the refinement's time budget (callTimeoutMs).
+    const opts: RenderOptions = { ...given, deadline: budget.deadline, substitution: { perBuild: this.budgets.substitutedBytesPerBuild, total: budget.substituted } };
     if (this.edited.has(key) && (await this.renderInPart(model, key, node, opts))) return;
     const version = this.ws.version;
-    const recorded = await renderKustomizationRecorded(model, node, { ...opts, revealSecretValues: false });
+    const recorded = await renderGuarded(model, node, { ...opts, revealSecretValues: false });
     this.renders.push({ name: `${node.applied.namespace ?? 'default'}/${node.applied.name}`, reason: this.stale.delete(key) ? 'reads-changed' : 'new-key', ...recorded.timing });
     // A build of files that changed while it ran describes neither the old nor the new content.
     if (this.ws.version !== version) return;
     const r = recorded.result;
-    // Cancelled: still pending. A timeout is kept as a failure that is not reported (the static reading stands).
+    // Cancelled: still pending.
     if (!r.ok && r.error.kind === 'cancelled') return;
+    // The time limit of a call cut by the deadline fires at or after it; its own limit, before.
+    const cutByBudget = !r.ok && r.error.kind === 'timeout' && performance.now() >= budget.deadline;
     const build: KustomizationBuild = r.ok
       ? { ok: true, objects: r.value.objects as unknown as BuiltObject[] }
-      : { ok: false, message: shorten(r.error.message), reportable: REPORTABLE.has(r.error.kind) };
+      : cutByBudget
+        ? { ok: false, message: `${ksName(node)} was stopped when the ${describeMs(this.budgets.buildMs)} build-time budget of all builds together ran out (gitops-preview --max-build-seconds raises it); what it applies is read from its files as written.`, reportable: true, limit: true }
+        : { ok: false, message: shorten(r.error.message), reportable: REPORTABLE.has(r.error.kind), ...(r.error.kind === 'budget' ? { limit: true } : {}) };
+    if (!r.ok && TRANSIENT.has(r.error.kind)) {
+      this.live.set(key, { build, files: new Set(), dirs: new Set(), anyChange: true });
+      return;
+    }
     if (!recorded.reads || node.source.kind !== 'view' || !recorded.generated) {
       this.live.set(key, { build, files: new Set(), dirs: new Set(), anyChange: true });
       return;
@@ -391,6 +423,34 @@ function renderConcurrency(builds: number): number {
 
 /** A round needs this many builds per instance before another instance is worth starting. */
 const BUILDS_PER_EXTRA_INSTANCE = 4;
+
+/**
+ * A build that throws on this thread (a call stack or heap exhausted by its output, a bug) is that
+ * build's failure, reported as such: the other builds and the refinement go on.
+ */
+async function renderGuarded(model: RepoModel, node: KustomizationNode, opts: RenderOptions): Promise<RecordedBuild> {
+  try {
+    return await renderKustomizationRecorded(model, node, opts);
+  } catch (err) {
+    const why = err instanceof RangeError ? `it exhausted the tool's ${/call stack/i.test(err.message) ? 'call stack' : 'memory'} (${err.message})` : `it failed: ${(err as Error).message}`;
+    return { result: fail('build-failed', `${ksName(node)}: the build stopped: ${why}.`), timing: { prepareMs: 0, kustomizeMs: 0, postBuildMs: 0 } };
+  }
+}
+
+function ksName(node: KustomizationNode): string {
+  return `Kustomization ${node.applied.namespace ?? 'default'}/${node.applied.name}`;
+}
+
+/** One finding per Kustomization left unbuilt when the build-time budget ran out. */
+function outOfTimeProblems(waiting: ReadonlySet<KustomizationNode>, buildMs: number): ModelProblem[] {
+  return [...waiting].map((node) => ({
+    code: 'analysis-limit',
+    message: `${ksName(node)} was not built: the builds reached the ${describeMs(buildMs)} build-time budget of all builds together (gitops-preview --max-build-seconds raises it); what it applies is read from its files as written.`,
+    doc: node.applied.object.doc,
+    path: ['spec', 'path'],
+    related: [],
+  }));
+}
 
 function limitProblems(model: RepoModel, pending: Map<string, KustomizationNode>): ModelProblem[] {
   const [first] = pending.values();

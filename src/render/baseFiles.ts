@@ -9,7 +9,7 @@ import type { SourceView } from '../core/model/view';
 import type { SourceTree } from '../core/flux/confine';
 import type { Workspace } from '../core/workspace/workspace';
 import type { MemFile } from '../engine/wasm/protocol';
-import { fileContent, InputBudget, memDirs, memTree, viewListing } from './files';
+import { fileContent, memDirs, memTree, sourceInputBudget, viewListing, type InputBudget } from './files';
 
 /** A source's files as the kustomize module keeps them between builds: named by workspace, its version and the view. */
 export interface BaseFiles {
@@ -97,7 +97,7 @@ export function baseFiles(model: RepoModel, view: SourceView): BaseFiles {
 }
 
 function wholeBase(ws: Workspace, view: SourceView, key: string, scope: string, overrides: ReadonlyMap<string, string>): BaseFiles {
-  const budget = new InputBudget();
+  const budget = sourceInputBudget(ws);
   const entries = viewListing(view).map(({ path: vpath, real }): BaseEntry => {
     const data = overrides.get(real) ?? fileContent(ws, real, ws.root, budget, vpath);
     return { path: vpath, real, data, refused: data !== undefined && refusedFile(ws, real) };
@@ -114,7 +114,7 @@ function wholeBase(ws: Workspace, view: SourceView, key: string, scope: string, 
 function editedBase(prev: BaseFiles, edited: ReadonlySet<string>, key: string, overrides: ReadonlyMap<string, string>): BaseFiles | undefined {
   if (prev.budget.skipped.length) return undefined;
   const ws = prev.workspace;
-  const budget = new InputBudget();
+  const budget = sourceInputBudget(ws);
   const entries = prev.entries.map((e): BaseEntry => {
     if (!edited.has(e.real) && ws.files.has(e.real) && !overrides.has(e.real)) {
       if (e.data !== undefined && !budget.take(e.path, e.data.length)) return { ...e, data: undefined };

@@ -18,6 +18,8 @@ export type RenderErrorKind =
   /** postBuild variable substitution failed (strict mode, bad variable name, bad syntax). */
   | 'substitution'
   | 'timeout'
+  /** A budget of the command (core/budgets.ts) stopped it: reported as `analysis-limit`, not as the build's fault. */
+  | 'budget'
   | 'cancelled';
 
 export interface RenderError {

@@ -52,6 +52,14 @@ export class InputBudget {
 /** All the files one build is given together (the in-memory set is copied into the module's memory). */
 export const MAX_INPUT_TOTAL_BYTES = 256 * 1024 * 1024;
 
+/**
+ * The budget of a Kustomization build's file set: the workspace's read budget too (Budgets.readBytes),
+ * so that manifests the walk left unread for it do not all come back through the builds.
+ */
+export function sourceInputBudget(ws: Workspace): InputBudget {
+  return new InputBudget(MAX_FILE_BYTES, Math.min(MAX_INPUT_TOTAL_BYTES, ws.readBytes));
+}
+
 function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MB`;
 }

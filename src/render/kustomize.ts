@@ -15,7 +15,8 @@ import { missingInputs } from '../core/flux/inputs';
 import { describeConfinement, kustomizeConfinement, type SourceTree } from '../core/flux/confine';
 import { maskSops, MASK, restoreMasks, scrubValues, secretValues } from '../core/flux/mask';
 import { secretGeneratorValues } from '../core/flux/generatorSecrets';
-import { postBuildVariables, setCommonMetadata, setOwnerLabels, substituteObjectText } from '../core/flux/postbuild';
+import { postBuildVariables, setCommonMetadata, setOwnerLabels, substitutedSizeBound, substituteObjectText } from '../core/flux/postbuild';
+import { Allowance, DEFAULT_BUDGETS, describeBytes } from '../core/budgets';
 import { fail, ok, type RenderError } from './errors';
 import type { Result } from '../core/result';
 import { wasmModule } from '../engine/wasm/pool';
@@ -28,6 +29,16 @@ import { fromWasm } from './wasm';
 import { nullRecord } from '../core/safeRecord';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * A call's time limit when it starts: the build's own, cut to what is left before `deadline`
+ * (a command's build-time budget), counted from the call rather than from when the build was
+ * queued, so waiting for an instance cannot carry a build past the deadline.
+ */
+export function callTimeoutMs(opts: RenderOptions): number {
+  const own = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return opts.deadline === undefined ? own : Math.max(1, Math.min(own, Math.ceil(opts.deadline - performance.now())));
+}
 const ORIGIN_ANNOTATION = 'config.kubernetes.io/origin';
 
 function ksLabel(ks: KustomizationNode): string {
@@ -184,7 +195,7 @@ export async function renderKustomizationImpl(model: RepoModel, ks: Kustomizatio
   if (!input.ok) return input;
   const label = ksLabel(ks);
   const result = await wasmModule('kustomize').call('kustomize', { dir: input.value.dir }, input.value.files, {
-    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: callTimeoutMs(opts),
     signal: opts.signal,
   });
   const built = fromWasm(result, label, 'kustomize build', input.value.budget.describe());
@@ -262,7 +273,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   const outcome = await wasmModule('kustomize').lease(
     async (instance): Promise<{ output?: string; failed?: Result<RenderResult, RenderError> }> => {
       const call = (args: Record<string, unknown>, files: MemFile[]) =>
-        instance.call('kustomize', { dir: ks.path, reads: true, base: base.key, ...(only === undefined ? {} : { only }), ...args }, files, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal });
+        instance.call('kustomize', { dir: ks.path, reads: true, base: base.key, ...(only === undefined ? {} : { only }), ...args }, files, { timeoutMs: callTimeoutMs(opts), signal: opts.signal });
       // The instance is sent what it lacks: nothing when it holds this set; the edit from the set it
       // was edited from, together with the build (one request); else, once that is refused, the
       // whole set and the build again.
@@ -310,7 +321,7 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
     },
   );
   timing.kustomizeMs = performance.now() - t1;
-  if (outcome.failed) return { result: outcome.failed, timing };
+  if (outcome.failed) return { result: leftOutByBudget(outcome.failed, base.budget), timing };
   // The next build waiting for the instance is sent before this one's answer is read and its
   // post-build runs: both take this thread, and the instance would wait for them.
   await new Promise((resolve) => setImmediate(resolve));
@@ -337,11 +348,21 @@ export async function renderKustomizationRecorded(model: RepoModel, ks: Kustomiz
   for (const vp of generated.listed) note(vp, 'list');
   for (const vp of generated.looked) note(vp, 'stat');
   const built = recorded.ok ? ok((recorded.objects ?? []).map((o): OutputDocument => ({ obj: o.json, text: o.yaml }))) : fromWasm({ ok: false, kind: 'failed', message: recorded.error ?? '' }, label, 'kustomize build', base.budget.describe());
-  if (!built.ok) return { result: withoutGeneratedSecrets(built.error, tree, sourcePaths()), reads, generated, timing };
+  if (!built.ok) return { result: leftOutByBudget(withoutGeneratedSecrets(built.error, tree, sourcePaths()), base.budget), reads, generated, timing };
   const t2 = performance.now();
   const result = postBuild(model, ks, view, built.value, opts, !generated.userOrigins);
   timing.postBuildMs = performance.now() - t2;
   return { result, reads, generated, timing };
+}
+
+/**
+ * A build that failed without files its budget left out (the read budget, InputBudget) failed
+ * for the tool's limit, not for the repository: a 'budget' failure (analysis-limit), whose message
+ * names the files.
+ */
+function leftOutByBudget<T>(result: Result<T, RenderError>, budget: InputBudget): Result<T, RenderError> {
+  if (result.ok || result.error.kind !== 'build-failed' || budget.skipped.length === 0) return result;
+  return fail('budget', result.error.message, result.error.stderr);
 }
 
 /** The longest answer that can be the module's request for the source's files (`{"ok":false,"needBase":true}`). */
@@ -427,6 +448,7 @@ export function postBuild(
   const common = asRecord(spec.commonMetadata);
   const objects: RenderedObject[] = [];
   let sopsCount = 0;
+  const perBuild = new Allowance(opts.substitution?.perBuild ?? DEFAULT_BUDGETS.substitutedBytesPerBuild);
   const docs: readonly OutputDocument[] = typeof output === 'string' ? splitDocuments(output).map((text) => ({ text })) : output;
   for (const doc of docs) {
     let obj: Record<string, any>;
@@ -444,6 +466,11 @@ export function postBuild(
       return fail('build-failed', `${label}: failed to decode Kubernetes apiVersion, kind and name from: ${quoted}`);
     }
     const origin = originOf(model, ks, view, obj);
+    const overBudget = pb.vars && doc.text?.includes('${') ? substitutionOverBudget(substitutedSizeBound(doc.text, pb.vars), perBuild, opts.substitution?.total) : undefined;
+    if (overBudget) {
+      const where = origin ? ` (${origin.file})` : '';
+      return fail('budget', `${label}: post-build substitution stopped at '${obj.kind}/${meta!.name}'${where}: ${overBudget}; the objects of this build are read from its files as written.`);
+    }
     // Without its YAML the object holds no `$`, so substitution leaves it as it is.
     const sub = doc.text === undefined ? { text: '', changed: false } : substituteObjectText(doc.text, obj, pb, strict);
     if ('error' in sub) {
@@ -467,6 +494,16 @@ export function postBuild(
   }
   if (sopsCount) warnings.push(`${sopsCount} SOPS-encrypted object(s): encrypted values are shown as ${MASK}; the preview never decrypts.`);
   return ok({ objects, warnings });
+}
+
+/**
+ * Why substituting an object that may grow to `bound` characters would exceed the build's or the
+ * command's substitution budget (a 1 MB variable used 400 times is 400 MB); undefined when it fits.
+ */
+function substitutionOverBudget(bound: number, perBuild: Allowance, total: Allowance | undefined): string | undefined {
+  if (!perBuild.take(bound)) return `with it, substitution would produce up to ${describeBytes(perBuild.used + bound)}, past the ${describeBytes(perBuild.limit)} substitution budget of one Kustomization (gitops-preview --max-substitution-mb raises it)`;
+  if (total && !total.take(bound)) return `with it, the substitutions of this command would produce up to ${describeBytes(total.used + bound)}, past the ${describeBytes(total.limit)} substitution budget of all builds together (gitops-preview --max-substitution-mb raises it)`;
+  return undefined;
 }
 
 function dropOriginAnnotation(obj: Record<string, any>): void {

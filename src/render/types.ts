@@ -1,3 +1,5 @@
+import type { Allowance } from '../core/budgets';
+
 /** A Kubernetes object as a render produced it (plain JSON), after Flux's post-build layer. */
 export interface RenderedObject {
   apiVersion: string;
@@ -26,6 +28,8 @@ export interface RenderOptions {
   /** Time limit of one build (kustomize build, helm template: default 60 s) or helm pull (default 120 s). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** No call runs past this moment (performance.now() clock): what is left of a command's build-time budget. */
+  deadline?: number;
   /** Where pulled charts are cached; default `~/.cache/gitops-preview/charts`. */
   cacheDir?: string;
   /**
@@ -45,6 +49,11 @@ export interface RenderOptions {
    * unless this is true; only for code that compares without displaying.
    */
   revealSecretValues?: boolean;
+  /**
+   * Text post-build substitution may produce: per build (default Budgets.substitutedBytesPerBuild)
+   * and, when given, drawn from an allowance shared by every build of a command.
+   */
+  substitution?: { perBuild?: number; total?: Allowance };
   /** Environment for `helm pull` (PATH lookup too); default process.env. The builds see no environment. */
   env?: NodeJS.ProcessEnv;
 }

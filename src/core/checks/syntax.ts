@@ -9,7 +9,7 @@ export function checkSyntax(ctx: CheckContext): void {
   const start = { line: 0, character: 0 };
   for (const [path, why] of ctx.model.workspace.notRead) {
     ctx.diagnostics.push({
-      rule: why.notRead === 'too-large' ? 'file-too-large' : 'file-unreadable',
+      rule: why.notRead === 'too-large' ? 'file-too-large' : why.notRead === 'over-budget' ? 'analysis-limit' : 'file-unreadable',
       severity: 'warning',
       file: path,
       range: { start, end: start },

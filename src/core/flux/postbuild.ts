@@ -171,6 +171,23 @@ export function substituteObjectText(text: string, obj: Record<string, any>, pb:
   }
 }
 
+/**
+ * At most how long substituting `text` with `vars` makes it: every reference replaced by its
+ * variable's value (a default's text is already counted in `text`; envsubst never substitutes a
+ * value again). Linear, so a budget can be checked before the substitution is made.
+ */
+export function substitutedSizeBound(text: string, vars: ReadonlyMap<string, string>): number {
+  let size = text.length;
+  // Sticky, from each `${`: a name holds no `$`, so the scans never overlap.
+  const name = /[_A-Za-z][_A-Za-z0-9]*/y;
+  for (let at = text.indexOf('${'); at !== -1; at = text.indexOf('${', at + 2)) {
+    name.lastIndex = at + 2;
+    const found = name.exec(text)?.[0];
+    if (found) size += vars.get(found)?.length ?? 0;
+  }
+  return size;
+}
+
 function substituteKeepingUnknown(text: string, vars: Map<string, string>): string {
   const placeholder = '\u0000GITOPS_PREVIEW_VAR\u0000';
   const lookup = new Map(vars);

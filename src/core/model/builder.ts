@@ -617,7 +617,7 @@ export class ModelBuilder {
     if (!build.ok) {
       slots.push({ node, key, state: 'failed' });
       if (build.reportable) {
-        (node as Mutable<KustomizationNode>).problems = [...node.problems, { code: 'build-failed', message: build.message, doc: ks.doc, path: ['spec', 'path'] }];
+        (node as Mutable<KustomizationNode>).problems = [...node.problems, { code: build.limit ? 'analysis-limit' : 'build-failed', message: build.message, doc: ks.doc, path: ['spec', 'path'] }];
       }
       return input.expansion;
     }

@@ -36,7 +36,8 @@ export type KustomizationBuild =
        */
       readonly stale?: true;
     }
-  | { readonly ok: false; readonly message: string; readonly reportable: boolean };
+  /** `limit`: a budget of the tool stopped it (reported as `analysis-limit`, not as a failure of the build). */
+  | { readonly ok: false; readonly message: string; readonly reportable: boolean; readonly limit?: true };
 
 /** The builds the model may use: the one for `key`, or undefined when it is not built yet. */
 export type BuildLookup = (key: string, node: KustomizationNode) => KustomizationBuild | undefined;

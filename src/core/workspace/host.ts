@@ -19,8 +19,11 @@ export interface DirEntry {
 
 /** A file that exists but was not read: why, for a diagnostic at the file. */
 export interface FileNotRead {
-  readonly notRead: 'unreadable' | 'too-large';
+  /** `over-budget`: the workspace's read budget (Budgets.readBytes) was spent before it. */
+  readonly notRead: 'unreadable' | 'too-large' | 'over-budget';
   readonly message: string;
+  /** Its size in bytes (at least), when too large. */
+  readonly size?: number;
 }
 
 /** The text of a file, why it was not read, or undefined when there is no such file. */
@@ -72,5 +75,5 @@ export function memoryHost(root: string, files: Record<string, string>): Workspa
 
 export function tooLarge(size: number, maxBytes: number): FileNotRead {
   const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
-  return { notRead: 'too-large', message: `File is ${mb(size)}, larger than the ${mb(maxBytes)} read limit; it was not read, so checks skip it (Flux would still apply it).` };
+  return { notRead: 'too-large', size, message: `File is ${mb(size)}, larger than the ${mb(maxBytes)} read limit; it was not read, so checks skip it (Flux would still apply it).` };
 }

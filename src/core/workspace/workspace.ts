@@ -2,6 +2,7 @@ import { MAX_FILE_BYTES, parseSourceFile, type SourceFile } from '../yaml/docume
 import { isNotRead, type FileNotRead, type FileRead, type WorkspaceHost } from './host';
 import { DEFAULT_SOURCE_IGNORE, IgnoreMatcher } from './sourceignore';
 import { KUSTOMIZATION_FILE_NAMES } from '../kinds';
+import { DEFAULT_BUDGETS, describeBytes } from '../budgets';
 
 /** Folders never read: VCS data, dependencies. */
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
@@ -43,6 +44,10 @@ export class Workspace {
   private _version = 0;
   private _treeVersion = 0;
   private readonly listeners: ((change: WorkspaceChange) => void)[] = [];
+  /** Bytes of the texts held parsed in `files`: what the read budget counts. */
+  private held = 0;
+  /** The first manifest the read budget left unread, and the others. */
+  private overBudget: { path: string; others: Set<string> } | undefined;
 
   /** Called after every change that bumps `version`, so caches keyed on files can drop entries. */
   onChange(listener: (change: WorkspaceChange) => void): void {
@@ -58,6 +63,8 @@ export class Workspace {
   constructor(
     readonly root: string,
     private readonly host: WorkspaceHost,
+    /** Manifest bytes held parsed at most (Budgets.readBytes): past it, files are not read. */
+    readonly readBytes: number = DEFAULT_BUDGETS.readBytes,
   ) {}
 
   get version(): number {
@@ -76,6 +83,8 @@ export class Workspace {
     this.chartDirs.clear();
     this.skippedDirs.clear();
     this.notRead.clear();
+    this.held = 0;
+    this.overBudget = undefined;
     this.ignore = new IgnoreMatcher();
     this.ignore.add('', DEFAULT_SOURCE_IGNORE);
     this.realRoot = this.host.realPath?.(this.root) ?? this.root;
@@ -147,7 +156,13 @@ export class Workspace {
           continue;
         }
         info.files.add(entry.name);
-        if (isManifestFileName(entry.name)) this.readAndParse(path, this.readConfined(path, entry.link ? undefined : `${realDir}/${entry.name}`));
+        if (!isManifestFileName(entry.name)) continue;
+        // Past the budget a file is not read (its size is checked first), but smaller ones after it
+        // still are: the Flux objects that make the clusters are small, what spends a budget is not.
+        const left = this.readBytes - this.held;
+        const read = this.readConfined(path, entry.link ? undefined : `${realDir}/${entry.name}`, Math.min(MAX_FILE_BYTES, left));
+        if (isNotRead(read) && read.notRead === 'too-large' && left < MAX_FILE_BYTES && (read.size ?? Infinity) <= MAX_FILE_BYTES) this.leaveOverBudget(path);
+        else this.readAndParse(path, read);
       }
     }
     return subdirs;
@@ -169,25 +184,63 @@ export class Workspace {
    * Reads a file of the workspace through the host, bounded in size; a file whose real path (given,
    * or resolved here for links) lies outside the workspace is not read.
    */
-  private readConfined(path: string, real?: string): FileRead {
+  private readConfined(path: string, real?: string, maxBytes = MAX_FILE_BYTES): FileRead {
     if (real === undefined && this.host.realPath) {
       real = this.host.realPath(path);
       if (real !== undefined && !this.isUnderRealRoot(real)) return { notRead: 'unreadable', message: 'Symbolic link leads outside the workspace; it was not read.' };
     }
-    return this.host.readFile(path, MAX_FILE_BYTES);
+    return this.host.readFile(path, maxBytes);
   }
 
   private readAndParse(path: string, read: FileRead): void {
     const text = this.overlays.get(path) ?? read;
     if (typeof text !== 'string') {
-      this.files.delete(path);
+      this.dropFile(path);
       if (text) this.notRead.set(path, text);
       return;
     }
-    this.notRead.delete(path);
     const previous = this.files.get(path);
-    if (previous && previous.text === text) return;
+    if (previous && previous.text === text) {
+      this.notRead.delete(path);
+      return;
+    }
+    const held = this.held - (previous?.text.length ?? 0);
+    if (held + text.length > this.readBytes) {
+      this.dropFile(path);
+      this.leaveOverBudget(path);
+      return;
+    }
+    this.notRead.delete(path);
+    if (this.overBudget?.others.delete(path)) this.describeOverBudget();
+    this.held = held + text.length;
     this.files.set(path, parseSourceFile(path, text));
+  }
+
+  private dropFile(path: string): void {
+    const previous = this.files.get(path);
+    if (!previous) return;
+    this.held -= previous.text.length;
+    this.files.delete(path);
+  }
+
+  /** `path` is not read for the budget: the first such file says so (describeOverBudget), the others are counted. */
+  private leaveOverBudget(path: string): void {
+    this.overBudget ??= { path, others: new Set() };
+    if (this.overBudget.path !== path) this.overBudget.others.add(path);
+    this.describeOverBudget();
+  }
+
+  private overBudgetNote(more: number): FileNotRead {
+    const others = more ? ` This file and ${more} more manifest file(s) were not read` : ' This file was not read';
+    return {
+      notRead: 'over-budget',
+      message: `The workspace's manifests reached the ${describeBytes(this.readBytes)} read budget (all files together; gitops-preview --max-read-mb raises it).${others}, so checks skip them (Flux would still apply them).`,
+    };
+  }
+
+  /** Names, at the first file the budget left unread, how many more the walk skipped. */
+  private describeOverBudget(): void {
+    if (this.overBudget) this.notRead.set(this.overBudget.path, this.overBudgetNote(this.overBudget.others.size));
   }
 
   /**
@@ -213,7 +266,8 @@ export class Workspace {
         return true;
       }
       const listed = info.files.delete(name);
-      const had = this.files.delete(path);
+      const had = this.files.has(path);
+      this.dropFile(path);
       if (listed || had) this.bump({ kind: 'all' });
       return had;
     }

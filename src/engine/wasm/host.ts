@@ -34,7 +34,7 @@ export interface CallOptions {
 }
 
 export const DEFAULT_WASM_TIMEOUT_MS = 60_000;
-/** Hard maximum of a module's linear memory; Go's soft limit is set to 3/4 of it. */
+/** Hard maximum of a module's linear memory when none is given (pools give each instance its share, pool.ts); Go's soft limit is set to 3/4 of it. */
 export const DEFAULT_MAX_MEMORY_BYTES = 2 * 1024 ** 3;
 
 /** Where the modules are: next to the bundle (dist/wasm), or dist/wasm of the repository when run from sources. */
@@ -113,7 +113,8 @@ async function allRetired(): Promise<void> {
 export class WasmModule {
   private live?: Live;
   private readonly file: string;
-  private readonly maxMemoryBytes: number;
+  /** Hard maximum of the instance's linear memory (its share of the pool's, pool.ts). */
+  readonly maxMemoryBytes: number;
   private readonly memoryLimitBytes: number;
   private readonly idleMs?: number;
   private readonly onIdleStop?: () => void;
@@ -345,7 +346,7 @@ export class WasmModule {
         resolve(result);
       };
       const timer = setTimeout(
-        () => finish({ ok: false, kind: 'timeout', message: `${label} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped` }, true),
+        () => finish({ ok: false, kind: 'timeout', message: `${label} did not finish within ${Math.round(timeoutMs / 100) / 10} s and was stopped` }, true),
         timeoutMs,
       );
       const onAbort = () => finish({ ok: false, kind: 'cancelled', message: `${label} was cancelled` }, true);

@@ -79,6 +79,11 @@ export class WasmPool {
     return this.instances.filter((m) => m.alive).length;
   }
 
+  /** The most linear memory its instances may hold together, in bytes. */
+  get memoryMaximumBytes(): number {
+    return this.instances.reduce((n, m) => n + m.maxMemoryBytes, 0);
+  }
+
   /** Linear memory of the running instances, in bytes. */
   get memoryBytes(): number {
     return this.instances.reduce((n, m) => n + (m.alive ? m.memoryBytes : 0), 0);
@@ -205,8 +210,35 @@ export async function setWasmPoolSize(name: WasmModuleName, size: number): Promi
  */
 export const KUSTOMIZE_MEMORY_LIMIT_BYTES = 96 * 2 ** 20;
 
+/**
+ * WebAssembly memory of every instance of every module together: each instance's maximum is its
+ * share of it (a linear memory cannot be capped as a group), so that two kustomize instances and
+ * helm's cannot hold 2 GiB each and get the process killed with no output. A build that needs more
+ * than its share crashes its instance, which is reported as that build's failure (`build-failed`,
+ * "out of memory"). GITOPS_PREVIEW_MAX_WASM_MB (the user's environment) overrides it.
+ */
+export const WASM_MEMORY_BUDGET_BYTES = 2 * 1024 ** 3;
+
+/** An instance's maximum when `instances` share the budget, in whole 64 KiB WebAssembly pages. */
+export function instanceMemoryMaximum(instances: number, total: number = wasmMemoryBudget()): number {
+  const page = 64 * 1024;
+  return Math.max(1, Math.floor(total / Math.max(1, instances) / page)) * page;
+}
+
+function wasmMemoryBudget(): number {
+  const mb = Number(process.env.GITOPS_PREVIEW_MAX_WASM_MB);
+  return Number.isFinite(mb) && mb > 0 ? mb * 2 ** 20 : WASM_MEMORY_BUDGET_BYTES;
+}
+
+/** Instances of every module that may run at once, were `name`'s pool of `size`. */
+function instancesWith(name: WasmModuleName, size: number): number {
+  const sizeOf = (m: WasmModuleName) => (m === name ? size : (pools.get(m)?.size ?? (m === 'kustomize' ? kustomizePoolSize() : 1)));
+  return sizeOf('kustomize') + sizeOf('helm');
+}
+
 function newPool(name: WasmModuleName, size: number): WasmPool {
   const limitMb = Number(process.env.GITOPS_PREVIEW_WASM_MEMORY_LIMIT_MB);
   const memoryLimitBytes = Number.isFinite(limitMb) && limitMb > 0 ? limitMb * 2 ** 20 : name === 'kustomize' ? KUSTOMIZE_MEMORY_LIMIT_BYTES : undefined;
-  return new WasmPool(name, { size, idleMs: DEFAULT_IDLE_MS, firstIdleMs: DEFAULT_FIRST_IDLE_MS, memoryLimitBytes });
+  const maxMemoryBytes = instanceMemoryMaximum(instancesWith(name, size));
+  return new WasmPool(name, { size, idleMs: DEFAULT_IDLE_MS, firstIdleMs: DEFAULT_FIRST_IDLE_MS, memoryLimitBytes, maxMemoryBytes });
 }
