@@ -74,7 +74,11 @@ export function gitCheckout(root: string): GitCheckout | undefined {
       if (sha === commit || peeled === commit) tags.push(ref.slice('refs/tags/'.length));
     });
   }
-  return { branch, commit, tags };
+  // `git clone` records the remote's default branch as the symbolic ref origin/HEAD.
+  const originHead = readConfined(dirs, `${dirs.commonDir}/refs/remotes/origin/HEAD`, MAX_GIT_POINTER_BYTES)?.trim();
+  const remoteRef = originHead?.startsWith('ref: ') ? originHead.slice(5).trim() : undefined;
+  const defaultBranch = remoteRef?.startsWith('refs/remotes/origin/') && isValidRefName(remoteRef) ? remoteRef.slice('refs/remotes/origin/'.length) : undefined;
+  return { branch, commit, tags, ...(defaultBranch ? { defaultBranch } : {}) };
 }
 
 /**

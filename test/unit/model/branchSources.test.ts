@@ -5,6 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { gitCheckout } from '../../../src/node/gitMetadata';
 import { Repo } from '../../../src/core/repo';
 import { memoryHost } from '../../../src/core/workspace/host';
 import { treeJson } from '../../../src/core/tree/treeData';
@@ -74,5 +78,21 @@ test('a bootstrap placeholder (no URL) is this repository at its own ref: a tena
     const devTeam = m.clusters.flatMap((c) => c.kustomizations).find((k) => k.applied.name === 'dev-team');
     assert.ok(devTeam, JSON.stringify(checkout));
     assert.equal(devTeam.source.kind, 'external', `${JSON.stringify(checkout)}: ${devTeam.source.description}`);
+  }
+});
+
+test('a clone records the remote\'s default branch (origin/HEAD), read with the checkout', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-origin-head-'));
+  try {
+    fs.mkdirSync(path.join(dir, '.git/refs/remotes/origin'), { recursive: true });
+    fs.mkdirSync(path.join(dir, '.git/refs/heads/feature'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.git/HEAD'), 'ref: refs/heads/feature/edit\n');
+    fs.writeFileSync(path.join(dir, '.git/refs/heads/feature/edit'), `${'a'.repeat(40)}\n`);
+    fs.writeFileSync(path.join(dir, '.git/refs/remotes/origin/HEAD'), 'ref: refs/remotes/origin/trunk\n');
+    assert.deepEqual(gitCheckout(dir), { branch: 'feature/edit', commit: 'a'.repeat(40), tags: [], defaultBranch: 'trunk' });
+    fs.writeFileSync(path.join(dir, '.git/refs/remotes/origin/HEAD'), 'ref: refs/remotes/origin/../../../x\n');
+    assert.equal(gitCheckout(dir)?.defaultBranch, undefined);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
