@@ -7,8 +7,11 @@ import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { runCli } from '../src/cli/main';
 import { adversarial, ancestorPath, materialize, type Adversarial } from '../test/unit/hardening/adversarial';
+import { adversarialBudgets } from '../test/unit/hardening/adversarialBudgets';
+import { adversarialOutput } from '../test/unit/hardening/adversarialOutput';
 
-const INPUTS: [string, string, () => Adversarial][] = [
+/** Label, what the input did before its fix, the repository, and flags for the command (a budget lowered to show it stopping). */
+const INPUTS: [string, string, () => Adversarial, string[]?][] = [
   ['symlink loop (`a -> .`)', 'hang', adversarial.symlinkLoop],
   ['manifest linked to /dev/zero', 'hang, 12.8 GB', adversarial.symlinkDevZero],
   ['FIFO named `pipe.yaml`', 'hang', adversarial.fifo],
@@ -22,6 +25,12 @@ const INPUTS: [string, string, () => Adversarial][] = [
   ['folder listed twice × 22 levels', '2 GB', () => adversarial.doubledListing(22)],
   ['1,000,000 empty documents', '1.5 GB', () => adversarial.millionDocuments(1_000_000)],
   ["spec.path './' above its own file", 'cluster vanished, 0 errors', () => ancestorPath('./')],
+  // Second round (issue #23).
+  ['thirty 4.9 MB files (13.5 KiB as a Git pack)', 'abort at 4.3 GB', () => adversarialBudgets.manyLargeFiles(30)],
+  ['1 MB variable substituted 400 times', 'heap exhausted (4.3 GB)', () => adversarialBudgets.substitutionAmplification(400)],
+  ['1 MB variable substituted 1,000 times', '0 errors; build: Invalid string length', () => adversarialBudgets.substitutionAmplification(1000)],
+  ['5 Kustomizations over one slow folder (150 × 150 patches), build budget 60 s', '303 s, 0 errors', () => adversarialBudgets.slowBuild(5, 150, 150), ['--max-build-seconds', '60']],
+  ['names and file names forging output (`::stop-commands::`, ESC, bidi)', 'forged lines', adversarialOutput.forgedLines],
 ];
 
 interface Outcome {
@@ -32,21 +41,21 @@ interface Outcome {
 }
 
 /** Runs inside the child process. */
-async function measure(command: string, dir: string): Promise<Outcome> {
+async function measure(command: string, dir: string, extra: string[]): Promise<Outcome> {
   let bytes = 0;
   const started = performance.now();
-  const code = await runCli([command, dir, '--format', 'json'], { stdout: (t) => (bytes += t.length), stderr: (t) => (bytes += t.length), cwd: dir, env: {} });
+  const code = await runCli([command, dir, '--format', 'json', ...extra], { stdout: (t) => (bytes += t.length), stderr: (t) => (bytes += t.length), cwd: dir, env: {} });
   const ms = performance.now() - started;
   return { code, ms, rssMB: process.resourceUsage().maxRSS / 1024, bytes };
 }
 
 export async function run(): Promise<string> {
   const rows: string[] = [];
-  for (const [label, before, make] of INPUTS) {
+  for (const [label, before, make, extra = []] of INPUTS) {
     const fixture = materialize(make());
     try {
       const cells = ['check', 'tree'].map((command) => {
-        const out = execFileSync(process.execPath, ['--import', 'tsx', __filename, command, fixture.dir], { cwd: path.resolve(__dirname, '..'), timeout: 300_000 });
+        const out = execFileSync(process.execPath, ['--import', 'tsx', __filename, command, fixture.dir, ...extra], { cwd: path.resolve(__dirname, '..'), timeout: 700_000, maxBuffer: 1 << 30 });
         const o = JSON.parse(out.toString()) as Outcome;
         return `${o.code} | ${(o.ms / 1000).toFixed(2)} s | ${o.rssMB.toFixed(0)} MB | ${(o.bytes / 1024).toFixed(0)} KiB`;
       });
@@ -71,5 +80,5 @@ export async function run(): Promise<string> {
 }
 
 if (require.main === module && process.argv[2]) {
-  void measure(process.argv[2], process.argv[3]).then((o) => process.stdout.write(JSON.stringify(o)));
+  void measure(process.argv[2], process.argv[3], process.argv.slice(4)).then((o) => process.stdout.write(JSON.stringify(o)));
 }

@@ -230,7 +230,7 @@ export class ModelBuilder {
       checkout: this.options.checkout,
       sourceRoots: configuredSourceRoots(ws, this.options.sourceRoots),
       pathsBySource: pathsBySource(ksObjects),
-      workingRef: workingTreeRef(sourceIndex, { remotes: this.options.remotes ?? [], checkout: this.options.checkout }),
+      workingRef: workingTreeRef(sourceIndex, { remotes: this.options.remotes ?? [], checkout: this.options.checkout }, ksObjects),
     };
     const configMaps = new Map<string, KubeObject[]>();
     for (const o of allObjects) {

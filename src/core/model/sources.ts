@@ -169,7 +169,14 @@ export function refLabel(ref: Record<string, any> | undefined): string | undefin
  * `master`; the others stay other sources. Undefined when the checkout is one of the refs (it alone is the working tree),
  * or when nothing says which ref to take.
  */
-export function workingTreeRef(index: SourceIndex, options: Pick<SourceOptions, 'remotes' | 'checkout'>): string | undefined {
+export function workingTreeRef(index: SourceIndex, options: Pick<SourceOptions, 'remotes' | 'checkout'>, kustomizations: readonly KubeObject[] = []): string | undefined {
+  // A `flux-system` Kustomization whose GitRepository is not written (a gotk-sync.yaml holding
+  // only the Kustomization): the sync source is this repository at a ref nobody wrote.
+  const unwrittenSync = kustomizations.some((k) => {
+    const ref = asRecord(asRecord(k.body.spec)?.sourceRef);
+    return k.name === 'flux-system' && ref?.kind === 'GitRepository' && ref.name === 'flux-system' && !(index.get('GitRepository/flux-system') ?? []).some((o) => asString(asRecord(o.body.spec)?.url));
+  });
+  if (unwrittenSync) return undefined;
   const all = new Set<string>();
   const bootstrap = new Set<string>();
   for (const [key, objects] of index) {
