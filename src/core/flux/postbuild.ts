@@ -48,7 +48,8 @@ export function dataOf(object: KubeObject): { data: Map<string, string>; masked:
       if (v !== null && v !== undefined) data.set(k, String(v));
       return;
     }
-    if (isSopsValue(v)) {
+    // A build's output already shows SOPS values as `***` (a SOPS-encrypted ConfigMap the parent applied).
+    if (isSopsValue(v) || (object.rendered && v === MASK)) {
       masked = true;
       data.set(k, MASK);
       return;

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LAST_APPLIED_ANNOTATION, MASK_SENTINEL, maskRenderedSecrets, maskSecrets, maskSops, restoreMasks, scrubValues, toManifest } from '../../../src/core/flux/mask';
+import { LAST_APPLIED_ANNOTATION, MASK, MASK_SENTINEL, maskRenderedSecrets, maskSecrets, maskSops, restoreMasks, scrubValues, toManifest } from '../../../src/core/flux/mask';
+import { dataOf } from '../../../src/core/flux/postbuild';
+import type { KubeObject } from '../../../src/core/model/objects';
 
 test('SOPS ENC[] values become *** and the sops metadata is dropped', () => {
   const obj: Record<string, any> = { kind: 'Secret', stringData: { a: 'ENC[AES256_GCM,data:x,type:str]', b: 'plain' }, list: ['ENC[x]'], sops: { mac: 'ENC[y]' } };
@@ -53,4 +55,14 @@ test('maskRenderedSecrets masks Secret values wherever they stand as a word, as 
 test('scrubValues replaces every occurrence, the longest value first, and ignores values under 3 characters', () => {
   assert.equal(scrubValues('literal sources [k=hunter2]: invalid hunter2x', ['k=hunter2', 'hunter2', 'k']), 'literal sources [***]: invalid ***x');
   assert.equal(scrubValues('no values here', []), 'no values here');
+});
+
+test('a SOPS-encrypted ConfigMap taken from a build (its values already `***`) substitutes as masked, never as a bare `***`', () => {
+  const object = (rendered: boolean) =>
+    ({ kind: 'ConfigMap', rendered: rendered || undefined, body: { data: { LB_IP: MASK, PLAIN: 'x' } } }) as unknown as KubeObject;
+  const built = dataOf(object(true));
+  assert.equal(built.masked, true);
+  assert.deepEqual([...built.data], [['LB_IP', MASK], ['PLAIN', 'x']]);
+  // Written in the repository, `***` is just a value.
+  assert.equal(dataOf(object(false)).masked, false);
 });
