@@ -17,16 +17,29 @@ export function checkSyntax(ctx: CheckContext): void {
       related: [],
     });
   }
+  // With clusters known, a file none of their Kustomizations reads (a template, an archive) is never
+  // parsed by Flux: its syntax errors are warnings until something includes it.
+  let reached: Set<string> | undefined;
+  const unapplied = (path: string) => {
+    if (ctx.model.clusters.length === 0) return false;
+    if (!reached) {
+      reached = new Set();
+      for (const c of ctx.model.clusters) for (const k of c.kustomizations) for (const f of k.files) reached.add(f);
+    }
+    return !reached.has(path);
+  };
+  const NOT_APPLIED = ' No cluster of this repository applies this file, so Flux does not read it until a Kustomization includes it.';
   for (const file of ctx.model.workspace.files.values()) {
     if (file.problems.length === 0 && file.docs.every((d) => d.problems.length === 0)) continue;
+    const quiet = unapplied(file.path);
     for (const p of file.problems) {
       // A read limit is ours, not Flux's: Flux still applies such a file.
       ctx.diagnostics.push({
         rule: p.limit ? 'file-too-large' : 'yaml-syntax',
-        severity: p.limit ? 'warning' : 'error',
+        severity: p.limit || quiet ? 'warning' : 'error',
         file: file.path,
         range: p.range,
-        message: p.limit ? `${p.message} Checks skip what was not read.` : `${p.message} kustomize fails to build any Kustomization that includes this file.`,
+        message: p.limit ? `${p.message} Checks skip what was not read.` : `${p.message} kustomize fails to build any Kustomization that includes this file.${quiet ? NOT_APPLIED : ''}`,
         related: [],
       });
     }
@@ -35,10 +48,10 @@ export function checkSyntax(ctx: CheckContext): void {
         const message = /call stack/i.test(p.message) ? 'YAML is nested too deeply to be read' : p.message;
         ctx.diagnostics.push({
           rule: 'yaml-syntax',
-          severity: 'error',
+          severity: quiet ? 'warning' : 'error',
           file: file.path,
           range: p.range,
-          message: `${message} (document ${doc.index + 1}); kustomize fails to build any Kustomization that includes this file.`,
+          message: `${message} (document ${doc.index + 1}); kustomize fails to build any Kustomization that includes this file.${quiet ? NOT_APPLIED : ''}`,
           related: [],
         });
       }

@@ -411,6 +411,7 @@ export class ModelBuilder {
           appliesItself: false,
           problems: input.expansion?.problems ?? [],
           remoteResources: input.expansion?.remote ?? [],
+          files: input.expansion?.files ?? NO_FILES,
           inheritedSubstitute: parent && !ks.rendered ? patchedChildSubstitute(parent.applied.object, varsOf(parent)) : undefined,
         };
         applied.flux = node;
@@ -771,6 +772,8 @@ function pathsBySource(kustomizations: readonly KubeObject[]): Map<string, strin
   }
   return out;
 }
+
+const NO_FILES: ReadonlySet<string> = new Set();
 
 /** Same source objects (by identity) under the same keys: source resolutions still hold. */
 function sameSources(a: SourceIndex, b: SourceIndex): boolean {

@@ -55,6 +55,8 @@ export interface KustomizationNode extends FluxNodeBase {
   appliesItself: boolean;
   readonly problems: ExpandProblem[];
   readonly remoteResources: string[];
+  /** Workspace files its reading took (manifests and kustomization files, those that do not parse too). */
+  readonly files: ReadonlySet<string>;
   /** `postBuild.substitute` entries the applying Kustomization's `spec.patches` add (values already substituted). */
   readonly inheritedSubstitute: Record<string, string> | undefined;
 }
