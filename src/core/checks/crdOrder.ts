@@ -3,7 +3,8 @@ import { groupOf } from '../kinds';
 import { asArray, asRecord, asString } from '../model/objects';
 import type { CheckContext } from './context';
 import type { FixHint } from './types';
-import { crdProviders, helmfileReleases, providersFor, type CrdProvider } from './crdProviders';
+import { crdProviders, providersFor, type CrdProvider } from './crdProviders';
+import { preinstalledCrdGroups } from '../bootstrap/index';
 
 /**
  * `crd-order` and `crd-order-no-wait`. kustomize-controller dry-runs everything a Kustomization
@@ -23,14 +24,14 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
   if (providers.size === 0) return;
   const deps = dependencyClosure(ctx, cluster);
   const opaque = opaqueBefore(deps);
-  const preinstalled = helmfileReleases(ctx).crdGroups;
+  const preinstalled = preinstalledCrdGroups(ctx.model, cluster);
   const noWait = new Map<string, { x: KustomizationNode; p: CrdProvider; kinds: Set<string> }>();
   for (const applied of cluster.objects) {
     const x = applied.appliedBy;
     if (!x || applied.object.fluxKind || applied.kind === 'CustomResourceDefinition') continue;
     const group = groupOf(applied.apiVersion);
     if (!group.includes('.')) continue;
-    // Installed by the bootstrap helmfile, on the cluster Flux runs in.
+    // Installed by the bootstrap (a helmfile, a task runner's kubectl apply), on the cluster Flux runs in.
     if (preinstalled.has(group) && ctx.placement(applied) === cluster.name) continue;
     const candidates = providersFor(providers, ctx.placement(applied), group, applied.kind);
     if (candidates.length === 0) continue;

@@ -5,6 +5,7 @@ import { normalizeVirtual } from '../model/view';
 import type { YamlDoc } from '../yaml/document';
 import type { CheckContext } from './context';
 import { chartName, KNOWN_CHARTS } from './knownCharts';
+import { helmfileReleases } from '../bootstrap/helmfiles';
 
 /** Something that makes a CRD exist in a cluster. */
 export interface CrdProvider {
@@ -57,7 +58,7 @@ export function crdProviders(ctx: CheckContext, cluster: ClusterModel): Provider
     };
     add(index, `${ctx.placement(applied)}#${group}/${kind}`, p);
   }
-  const bootstrap = helmfileReleases(ctx).names;
+  const bootstrap = helmfileReleases(ctx.model).names;
   const operatorRooted = cluster.root.applied.object.origin !== undefined;
   for (const hr of cluster.helmReleases) {
     const spec = asRecord(hr.applied.object.body.spec) ?? {};
@@ -80,46 +81,6 @@ export function crdProviders(ctx: CheckContext, cluster: ClusterModel): Provider
     for (const group of known.groups) add(index, `${where}#${group}/*`, { ...base, preinstalled: preinstalled || operator, group, kind: undefined, description: `${label} (chart ${name})` });
   }
   return index;
-}
-
-/** What bootstrap helmfiles of the workspace install before Flux runs. */
-interface HelmfileReleases {
-  /** `namespace/name` of each release. */
-  readonly names: Set<string>;
-  /**
-   * API groups whose CRDs a release's chart installs whatever its values, by the well-known charts
-   * (a CRDs-only chart such as prometheus-operator-crds); the helmfile's values are not read.
-   */
-  readonly crdGroups: Set<string>;
-}
-
-const helmfileCache = new WeakMap<object, HelmfileReleases>();
-
-/**
- * Home-lab repositories commonly install CNI, cert-manager, external-secrets and CRD charts with
- * helmfile before bootstrapping Flux; their CRDs exist before any Kustomization runs.
- */
-export function helmfileReleases(ctx: CheckContext): HelmfileReleases {
-  const cached = helmfileCache.get(ctx.model);
-  if (cached) return cached;
-  const out: HelmfileReleases = { names: new Set(), crdGroups: new Set() };
-  for (const file of ctx.model.workspace.files.values()) {
-    if (!file.path.includes('helmfile')) continue;
-    for (const doc of file.docs) {
-      const v = asRecord(doc.value);
-      if (!v || v.apiVersion !== undefined || !Array.isArray(v.releases)) continue;
-      for (const r of asArray(v.releases)) {
-        const rel = asRecord(r);
-        const name = asString(rel?.name);
-        if (name) out.names.add(`${asString(rel?.namespace) ?? 'default'}/${name}`);
-        const chart = asString(rel?.chart);
-        const known = chart ? KNOWN_CHARTS[chartName(chart)] : undefined;
-        if (known && !known.enabledBy) for (const g of known.groups) out.crdGroups.add(g);
-      }
-    }
-  }
-  helmfileCache.set(ctx.model, out);
-  return out;
 }
 
 export function providersFor(index: ProviderIndex, placement: string, group: string, kind: string): CrdProvider[] {

@@ -1,0 +1,40 @@
+/**
+ * Which API groups an upstream CRD manifest defines, told from its URL or file name alone (the
+ * bootstrap applies it before Flux; the workspace does not hold its text). CRD files of
+ * controller-gen projects are named `<group>_<plural>.yaml` (prometheus-operator's
+ * `monitoring.coreos.com_servicemonitors.yaml`, external-secrets' `external-secrets.io_…`); a few
+ * projects publish one bundle under a well-known name.
+ */
+const BUNDLES: readonly { host: string; file: string; groups: readonly string[] }[] = [
+  { host: 'kubernetes-sigs/gateway-api', file: 'standard-install.yaml', groups: ['gateway.networking.k8s.io'] },
+  { host: 'kubernetes-sigs/gateway-api', file: 'experimental-install.yaml', groups: ['gateway.networking.k8s.io', 'gateway.networking.x-k8s.io'] },
+  { host: 'prometheus-operator/prometheus-operator', file: 'stripped-down-crds.yaml', groups: ['monitoring.coreos.com'] },
+  { host: 'kubernetes-csi/external-snapshotter', file: '', groups: ['snapshot.storage.k8s.io'] },
+  { host: 'dragonflydb/dragonfly-operator', file: 'crd.yaml', groups: ['dragonflydb.io'] },
+  { host: 'cert-manager/cert-manager', file: 'cert-manager.crds.yaml', groups: ['cert-manager.io', 'acme.cert-manager.io'] },
+  { host: 'external-secrets/external-secrets', file: 'bundle.yaml', groups: ['external-secrets.io', 'generators.external-secrets.io'] },
+];
+
+/** A DNS-style group, an underscore, a plural: the controller-gen CRD file name. */
+function groupOfCrdFileName(name: string): string | undefined {
+  const base = name.endsWith('.yaml') ? name.slice(0, -5) : name.endsWith('.yml') ? name.slice(0, -4) : undefined;
+  if (!base) return undefined;
+  const us = base.indexOf('_');
+  if (us <= 0 || us !== base.lastIndexOf('_')) return undefined;
+  const group = base.slice(0, us);
+  const plural = base.slice(us + 1);
+  if (!/^[a-z0-9]+$/.test(plural)) return undefined;
+  const labels = group.split('.');
+  if (labels.length < 2 || !labels.every((l) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(l))) return undefined;
+  return group;
+}
+
+/** The groups a CRD URL or file path names; empty when it cannot be told. */
+export function crdGroupsOfUrl(url: string): string[] {
+  const clean = url.split(/[?#]/, 1)[0];
+  const file = clean.slice(clean.lastIndexOf('/') + 1);
+  const group = groupOfCrdFileName(file);
+  if (group) return [group];
+  for (const b of BUNDLES) if (clean.includes(b.host) && (b.file === '' || file === b.file)) return [...b.groups];
+  return [];
+}
