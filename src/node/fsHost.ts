@@ -107,7 +107,13 @@ function describeError(err: unknown, path: string): string {
 export function gitRemotes(root: string): string[] {
   const text = diskHost.readFile(`${root}/.git/config`, 1024 * 1024);
   if (typeof text !== 'string') return [];
-  return [...text.matchAll(/^\s*url\s*=\s*(.+)$/gm)].map((m) => m[1].trim());
+  // Line by line: with the `m` flag, `^\s*` would run across every blank line from each line start.
+  const urls: string[] = [];
+  for (const line of text.split(/\r\n?|[\n\u2028\u2029]/)) {
+    const m = /^\s*url\s*=\s*(.+)$/.exec(line);
+    if (m) urls.push(m[1].trim());
+  }
+  return urls;
 }
 
 /**

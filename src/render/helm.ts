@@ -30,6 +30,7 @@ import { diskDirFiles, InputBudget, removeDir } from './files';
 import { DEFAULT_TIMEOUT_MS } from './kustomize';
 import type { HelmRenderResult, RenderedObject, RenderOptions } from './types';
 import { fromWasm } from './wasm';
+import { trimEndChars } from '../core/text';
 
 export const HELM_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
 export const HELM_NAMESPACE_LABEL = 'helm.toolkit.fluxcd.io/namespace';
@@ -85,7 +86,7 @@ function locateChart(model: RepoModel, hr: HelmReleaseNode): Result<ChartLocatio
       if (!source) return fail('unavailable', `${label}: HelmRepository ${ref.namespace}/${ref.name} is not in the workspace.`);
       const url = asString(sourceSpec.url) ?? '';
       if (sourceSpec.type === 'oci' || url.startsWith('oci://')) {
-        return ok({ kind: 'pull', ref: `${url.replace(/\/+$/, '')}/${chart}`, version: pinned, display: `${url}/${chart}${pinned ? `@${pinned}` : ''}` });
+        return ok({ kind: 'pull', ref: `${trimEndChars(url, '/')}/${chart}`, version: pinned, display: `${url}/${chart}${pinned ? `@${pinned}` : ''}` });
       }
       if (!/^https?:\/\//.test(url)) return fail('invalid', `${label}: HelmRepository ${ref.namespace}/${ref.name} has no http(s) or oci:// url.`);
       return ok({ kind: 'pull', ref: chart, repo: url, version: pinned, display: `${chart}${pinned ? `@${pinned}` : ''} from ${url}` });

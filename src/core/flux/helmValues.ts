@@ -8,6 +8,7 @@ import type { ClusterModel, RepoModel } from '../model/graph';
 import { asArray, asRecord, asString } from '../model/objects';
 import { MASK } from './mask';
 import { dataOf, findClusterObject } from './postbuild';
+import { trimChars } from '../text';
 
 type Values = Record<string, any>;
 
@@ -69,7 +70,7 @@ export function replacePathValue(values: Values, path: string, value: string, li
   let v: unknown;
   const quoted = /^'.*'$|^".*"$/s.test(value);
   if (literal) v = value;
-  else if (quoted) v = value.replace(/^['"]+|['"]+$/g, '');
+  else if (quoted) v = trimChars(value, `'"`);
   else {
     let plain = '';
     for (let i = 0; i < value.length; i++) {

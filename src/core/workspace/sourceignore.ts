@@ -194,12 +194,32 @@ function matchesPrefix(segments: Segment[], path: string[], limit: number): bool
   return i === items.length && limit > 0 && segments.some((s) => s.kind === 'glob');
 }
 
+/**
+ * The line without trailing whitespace, except one escaped by a backslash (`a\\ ` keeps its space).
+ * Measured with trimEnd, not `/(?<!\\)\s+$/`, which rescans a blank run from each of its characters.
+ */
+function withoutTrailingBlanks(line: string): string {
+  const end = line.trimEnd().length;
+  if (end === line.length) return line;
+  return line.slice(0, end > 0 && line[end - 1] === '\\' ? end + 1 : end);
+}
+
+/**
+ * A matcher for one path segment's glob (`*.yaml`, `app-?`, `[a-c]*`), in the same linear time as
+ * `.sourceignore` patterns: for other globs taken from repository text, such as ArtifactGenerator
+ * `copy.from`.
+ */
+export function segmentGlob(glob: string): { test(name: string): boolean } {
+  const segment = globSegment(glob);
+  return { test: (name) => segment.kind === 'glob' && segmentMatches(segment, name) };
+}
+
 export function compileIgnore(lines: readonly string[]): Rule[] {
   const rules: Rule[] = [];
   for (let raw of lines) {
     raw = raw.replace(/\r$/, '');
     if (!raw.trim() || raw.startsWith('#')) continue;
-    let line = raw.replace(/(?<!\\)\s+$/, '');
+    let line = withoutTrailingBlanks(raw);
     let negate = false;
     if (line.startsWith('!')) {
       negate = true;

@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { materialize, type Adversarial } from './adversarial';
+import { adversarialLinear } from './adversarialLinear';
+import { checkCli, treeCli, type CheckRun } from './cli';
+import type { TreeJson } from '../../../src/core/tree/treeData';
+
+/**
+ * Hostile repositories whose cost grew with the square of their size or with their nesting: each
+ * must now finish, say what it could not read at the file, and keep analysing the rest. A hang in
+ * old code fails through the per-test timeout (a guard, not a speed target).
+ */
+const GUARD = { timeout: 120_000 };
+
+async function withFixture(repo: Adversarial, body: (dir: string) => Promise<void>): Promise<void> {
+  const fixture = materialize(repo);
+  try {
+    await body(fixture.dir);
+  } finally {
+    fixture.cleanup();
+  }
+}
+
+function at(run: CheckRun, rule: string, file: string): CheckRun['diagnostics'] {
+  return run.diagnostics.filter((d) => d.rule === rule && d.file === file);
+}
+
+/** The `prod` cluster and its `apps` Kustomization are still in the tree. */
+async function treeOf(dir: string): Promise<TreeJson> {
+  const { code, tree, stderr } = await treeCli(dir);
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(tree!.clusters.map((c) => c.name), ['prod']);
+  assert.equal(tree!.kustomizations.find((k) => k.name === 'apps')?.cluster, 'prod');
+  return tree!;
+}
+
+test('a GitRepository url with a 500 KB run of slashes is compared with the remotes in linear time', GUARD, () =>
+  withFixture(adversarialLinear.gitUrlSlashes(), async (dir) => {
+    const run = await checkCli(dir);
+    assert.equal(run.code, 0, run.stderr);
+    const tree = await treeOf(dir);
+    assert.equal(tree.kustomizations.find((k) => k.name === 'slashes')?.cluster, 'prod', 'the Kustomization reading it is analysed');
+  }));
+
+test('a .sourceignore line with a 500 KB run of blanks is trimmed in linear time', GUARD, () =>
+  withFixture(adversarialLinear.sourceignoreBlanks(), async (dir) => {
+    const run = await checkCli(dir);
+    assert.equal(run.code, 0, run.stderr);
+    await treeOf(dir);
+  }));
+
+test('a metadata.name with a 500 KB run of blanks is read in linear time', GUARD, () =>
+  withFixture(adversarialLinear.headerBlanks(), async (dir) => {
+    const run = await checkCli(dir);
+    assert.equal(run.code, 0, run.stderr);
+    await treeOf(dir);
+  }));
+
+test('a chart name with a 500 KB run of slashes is read in linear time', GUARD, () =>
+  withFixture(adversarialLinear.chartSlashes(), async (dir) => {
+    const run = await checkCli(dir);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(at(run, 'source-not-found', 'apps/release.yaml')[0]?.line, 13, 'the HelmRelease is checked');
+    await treeOf(dir);
+  }));
