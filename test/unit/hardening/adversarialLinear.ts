@@ -61,6 +61,15 @@ spec:
     const entries = Array.from({ length: count }, (_, i) => `    - name: missing-${i}\n`).join('');
     return { files: { ...BASE, 'clusters/prod/apps.yaml': ks('apps', './apps', `  dependsOn:\n${entries}`) } };
   },
+  /** `count` Kustomizations, each depending on one that does not exist (every name is a near miss of the others). */
+  manyMissingDependsOn: (count = 20_000) => {
+    const files: Record<string, string> = { ...BASE };
+    for (let i = 0; i < count; i += 1000) {
+      const docs = Array.from({ length: Math.min(1000, count - i) }, (_, j) => ks(`app-${i + j}`, './apps', `  dependsOn:\n    - name: gone-${i + j}\n`));
+      files[`clusters/prod/many-${i / 1000}.yaml`] = docs.join('---\n');
+    }
+    return { files };
+  },
   /** A `.sourceignore` of `rules` lines (names, extensions, paths, a few globs) over `files` manifests. */
   sourceignoreLarge: (rules = 40_000, files = 20_000) => {
     const out: Record<string, string> = { ...BASE };

@@ -2,8 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { materialize, type Adversarial } from './adversarial';
 import { adversarialLinear } from './adversarialLinear';
-import { checkCli, treeCli, type CheckRun } from './cli';
+import { checkCli, checkMemory, treeCli, treeMemory, type CheckRun } from './cli';
 import type { TreeJson } from '../../../src/core/tree/treeData';
+import { checkModel } from '../../../src/core/checks/index';
+import { buildDependencyGraph } from '../../../src/core/graph/index';
 
 /**
  * Hostile repositories whose cost grew with the square of their size or with their nesting: each
@@ -63,3 +65,25 @@ test('a chart name with a 500 KB run of slashes is read in linear time', GUARD, 
     assert.equal(at(run, 'source-not-found', 'apps/release.yaml')[0]?.line, 13, 'the HelmRelease is checked');
     await treeOf(dir);
   }));
+
+test('a graph with 50,000 missing dependsOn entries draws each one with its finding', GUARD, () => {
+  const { repo } = checkMemory(adversarialLinear.missingDependsOn(50_000).files);
+  const model = repo.model();
+  const diagnostics = checkModel(model).diagnostics;
+  assert.equal(diagnostics.filter((d) => d.rule === 'depends-on-not-found').length, 50_000);
+  const [cluster] = buildDependencyGraph(model, diagnostics).clusters;
+  assert.equal(cluster.nodes.filter((n) => n.missing).length, 50_000);
+  const dependsOn = cluster.edges.filter((e) => e.type === 'dependsOn');
+  assert.equal(dependsOn.length, 50_000);
+  assert.ok(dependsOn.every((e) => e.problem?.rule === 'depends-on-not-found'), 'each edge carries its finding');
+  const apps = cluster.nodes.find((n) => n.id === 'Kustomization/flux-system/apps')!;
+  assert.equal(apps.problems?.filter((p) => p.rule === 'depends-on-not-found').length, 50_000);
+});
+
+test('20,000 Kustomizations each depending on a missing one are each reported', GUARD, () => {
+  const run = checkMemory(adversarialLinear.manyMissingDependsOn(20_000).files);
+  const missing = run.diagnostics.filter((d) => d.rule === 'depends-on-not-found');
+  assert.equal(missing.length, 20_000);
+  assert.match(missing.find((d) => d.file === 'clusters/prod/many-3.yaml')?.message ?? '', /dependency 'flux-system\/gone-3\d{3}' not found/);
+  assert.equal(treeMemory(run.repo).kustomizations.length, 20_002);
+});
