@@ -31,9 +31,13 @@ function at(run: CheckRun, rule: string, file: string): CheckRun['diagnostics'] 
 async function treeOf(dir: string): Promise<TreeJson> {
   const { code, tree, stderr } = await treeCli(dir);
   assert.equal(code, 0, stderr);
-  assert.deepEqual(tree!.clusters.map((c) => c.name), ['prod']);
-  assert.equal(tree!.kustomizations.find((k) => k.name === 'apps')?.cluster, 'prod');
+  assertTreeIntact(tree!);
   return tree!;
+}
+
+function assertTreeIntact(tree: TreeJson): void {
+  assert.deepEqual(tree.clusters.map((c) => c.name), ['prod']);
+  assert.equal(tree.kustomizations.find((k) => k.name === 'apps')?.cluster, 'prod');
 }
 
 test('a GitRepository url with a 500 KB run of slashes is compared with the remotes in linear time', GUARD, () =>
@@ -86,4 +90,15 @@ test('20,000 Kustomizations each depending on a missing one are each reported', 
   assert.equal(missing.length, 20_000);
   assert.match(missing.find((d) => d.file === 'clusters/prod/many-3.yaml')?.message ?? '', /dependency 'flux-system\/gone-3\d{3}' not found/);
   assert.equal(treeMemory(run.repo).kustomizations.length, 20_002);
+});
+
+test('a 40,000-line .sourceignore over 20,000 files is matched by index, last rule deciding', GUARD, () => {
+  const run = checkMemory(adversarialLinear.sourceignoreLarge(40_000, 20_000).files);
+  assert.equal(run.code, 0, run.stderr);
+  const read = [...run.repo.workspace.files.keys()].filter((p) => p.startsWith('/repo/many/'));
+  // The last line ignores the odd files; none of the 40,000 before it matches.
+  assert.equal(read.length, 10_000);
+  assert.ok(run.repo.workspace.files.has('/repo/many/d0x/f0.yaml'));
+  assert.ok(!run.repo.workspace.files.has('/repo/many/d1x/f1.yaml'));
+  assertTreeIntact(treeMemory(run.repo));
 });
