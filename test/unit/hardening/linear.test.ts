@@ -6,6 +6,8 @@ import { checkCli, checkMemory, treeCli, treeMemory, type CheckRun } from './cli
 import type { TreeJson } from '../../../src/core/tree/treeData';
 import { checkModel } from '../../../src/core/checks/index';
 import { buildDependencyGraph } from '../../../src/core/graph/index';
+import { MAX_SUBSTITUTION_DEPTH, parseTemplate } from '../../../src/core/substitution/parse';
+import { runCli } from '../../../src/cli/main';
 
 /**
  * Hostile repositories whose cost grew with the square of their size or with their nesting: each
@@ -101,4 +103,26 @@ test('a 40,000-line .sourceignore over 20,000 files is matched by index, last ru
   assert.ok(run.repo.workspace.files.has('/repo/many/d0x/f0.yaml'));
   assert.ok(!run.repo.workspace.files.has('/repo/many/d1x/f1.yaml'));
   assertTreeIntact(treeMemory(run.repo));
+});
+
+test(`substitutions nest up to ${MAX_SUBSTITUTION_DEPTH} levels; deeper is a finding at the value, not a stack overflow`, GUARD, async () => {
+  const nested = (depth: number) => '${a:='.repeat(depth) + 'x' + '}'.repeat(depth);
+  assert.equal(parseTemplate(nested(MAX_SUBSTITUTION_DEPTH)).error, undefined);
+  assert.match(parseTemplate(nested(MAX_SUBSTITUTION_DEPTH + 1)).error?.message ?? '', /nested more than 100 deep/);
+
+  const repo = adversarialLinear.nestedDefaults(2000);
+  const run = checkMemory(repo.files);
+  const [limit] = at(run, 'substitution-invalid', 'apps/nested.yaml');
+  assert.equal(limit?.severity, 'warning');
+  assert.equal(limit.line, 7);
+  assert.match(limit.message, /variables nested more than 100 deep/);
+  // The object's other values are still checked.
+  assert.match(at(run, 'substitution-undefined', 'apps/nested.yaml')[0]?.message ?? '', /\$\{missing\} is not defined/);
+
+  await withFixture(repo, async (dir) => {
+    let stderr = '';
+    const code = await runCli(['build', 'ks', 'apps', '-n', 'flux-system', dir], { stdout: () => {}, stderr: (t) => (stderr += t), cwd: dir, env: {} });
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /post build failed for 'ConfigMap\/nested' .*: variables nested more than 100 deep/);
+  });
 });
