@@ -8,6 +8,7 @@ import { checkModel } from '../../../src/core/checks/index';
 import { buildDependencyGraph } from '../../../src/core/graph/index';
 import { MAX_SUBSTITUTION_DEPTH, parseTemplate } from '../../../src/core/substitution/parse';
 import { runCli } from '../../../src/cli/main';
+import { parseSourceFile } from '../../../src/core/yaml/document';
 
 /**
  * Hostile repositories whose cost grew with the square of their size or with their nesting: each
@@ -125,4 +126,27 @@ test(`substitutions nest up to ${MAX_SUBSTITUTION_DEPTH} levels; deeper is a fin
     assert.equal(code, 1, stderr);
     assert.match(stderr, /post build failed for 'ConfigMap\/nested' .*: variables nested more than 100 deep/);
   });
+});
+
+test('100,000 anchors and a flow list of 100,000 aliases are a yaml-syntax error at the file, in check and tree', GUARD, () =>
+  withFixture(adversarialLinear.anchorsAndAliases(100_000), async (dir) => {
+    const run = await checkCli(dir);
+    assert.equal(run.code, 1, run.stderr);
+    const [d] = at(run, 'yaml-syntax', 'apps/anchors.yaml');
+    assert.match(d?.message ?? '', /More than 1000 YAML aliases/);
+    assert.equal(d.line, 100_007, 'on the list of aliases');
+    const tree = await treeOf(dir);
+    assert.ok(!tree.kustomizations.some((k) => k.name === 'anchors'));
+  }));
+
+test('duplicate keys in a 100,000-key map are found by value, where the parser reported them', GUARD, () => {
+  const keys = Array.from({ length: 100_000 }, (_, i) => `  k${i}: v\n`).join('');
+  const file = parseSourceFile('/repo/big.yaml', `data:\n${keys}  "k5": again\n  : a\n  ~: b\n  .nan: c\n  .nan: d\n`);
+  const [doc] = file.docs;
+  const problems = doc.problems.map((p) => [p.message, p.range.start.line, p.range.start.character]);
+  // `"k5"` repeats k5; `~` repeats the empty key (null); NaN keys never equal each other.
+  assert.deepEqual(problems, [
+    ['Map keys must be unique', 100_001, 2],
+    ['Map keys must be unique', 100_003, 2],
+  ]);
 });
