@@ -6,12 +6,12 @@
  * (kustomize patches/images, commonMetadata, origin labels). helm's and kustomize's own code run
  * as WebAssembly over in-memory copies of the chart's files.
  */
-import { QUIET } from '../core/yaml/document';
+import { parseYaml, QUIET } from '../core/yaml/document';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { wasmModule } from '../engine/wasm/pool';
 import type { MemFile } from '../engine/wasm/protocol';
 import type { HelmReleaseNode, RepoModel } from '../core/model/graph';
@@ -162,7 +162,7 @@ function mergedValuesFiles(files: string[], ignoreMissing: boolean, read: (p: st
       return fail('invalid', `${label}: values file '${f}' (spec.chart.spec.valuesFiles) not found`);
     }
     try {
-      merged = mergeMaps(merged, asRecord(parseYaml(text, QUIET)) ?? {});
+      merged = mergeMaps(merged, asRecord(parseYaml(text)) ?? {});
     } catch (err) {
       return fail('invalid', `${label}: values file '${f}' is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
     }

@@ -2,8 +2,7 @@
  * helm-controller v1.6's values: fluxcd/pkg/chartutil ChartValuesFromReferences (valuesFrom in
  * order, `targetPath` through Helm's `--set` parser, `optional`), then `spec.values` on top.
  */
-import { QUIET } from '../yaml/document';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../yaml/document';
 import type { ClusterModel, RepoModel } from '../model/graph';
 import { asArray, asRecord, asString } from '../model/objects';
 import { MASK } from './mask';
@@ -152,7 +151,7 @@ export function helmReleaseValues(model: RepoModel, cluster: ClusterModel, spec:
     }
     let parsed: unknown;
     try {
-      parsed = parseYaml(raw, QUIET);
+      parsed = parseYaml(raw);
     } catch (err) {
       return { values: result, warnings, error: `${label}: key '${key}' is not valid YAML: ${(err as Error).message.split('\n')[0]}` };
     }

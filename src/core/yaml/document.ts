@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, isSeq, isPair, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, isPair, LineCounter, parseAllDocuments, parseDocument, YAMLParseError, type Document, type Node, type Pair } from 'yaml';
 import { LineIndex, type Range } from './lines';
 
 export type PathSegment = string | number;
@@ -205,6 +205,25 @@ function documentLimitOffset(text: string): number | undefined {
     if (++count > MAX_DOCUMENTS) return m.index;
   }
   return undefined;
+}
+
+/**
+ * `parse(text, QUIET)` of the yaml library (the value of a single document; throws its first error,
+ * a duplicate key included), with duplicate keys found in linear time: for values parsed outside a
+ * workspace file (a kustomization.yaml, a values key of a ConfigMap, kustomize's output).
+ */
+export function parseYaml(text: string): unknown {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { ...QUIET, uniqueKeys: false, lineCounter });
+  // Which error comes first when there are several may differ from the library's order; that a
+  // text with a duplicate key or another error throws does not.
+  const duplicate = duplicateKeys(doc, text)[0];
+  if (duplicate && !(doc.errors[0]?.pos[0] <= duplicate.pos[0])) {
+    const { line, col } = lineCounter.linePos(duplicate.pos[0]);
+    throw new YAMLParseError(duplicate.pos, 'DUPLICATE_KEY', `${duplicate.message} at line ${line}, column ${col}:`);
+  }
+  if (doc.errors.length) throw doc.errors[0];
+  return doc.toJS();
 }
 
 /**

@@ -8,7 +8,7 @@ import { checkModel } from '../../../src/core/checks/index';
 import { buildDependencyGraph } from '../../../src/core/graph/index';
 import { MAX_SUBSTITUTION_DEPTH, parseTemplate } from '../../../src/core/substitution/parse';
 import { runCli } from '../../../src/cli/main';
-import { parseSourceFile } from '../../../src/core/yaml/document';
+import { parseSourceFile, parseYaml } from '../../../src/core/yaml/document';
 
 /**
  * Hostile repositories whose cost grew with the square of their size or with their nesting: each
@@ -149,4 +149,10 @@ test('duplicate keys in a 100,000-key map are found by value, where the parser r
     ['Map keys must be unique', 100_001, 2],
     ['Map keys must be unique', 100_003, 2],
   ]);
+});
+
+test('a 100,000-key map parsed as a value (kustomization.yaml, values, kustomize output) is read in linear time', GUARD, () => {
+  const keys = Array.from({ length: 100_000 }, (_, i) => `k${i}: v\n`).join('');
+  assert.equal(Object.keys(parseYaml(keys) as object).length, 100_000);
+  assert.throws(() => parseYaml(`${keys}k7: again\n`), /^YAMLParseError: Map keys must be unique at line 100001, column 1:/);
 });
