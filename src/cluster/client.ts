@@ -6,6 +6,7 @@ import type { KubeJson } from '../core/kubeJson';
 import { classifyError, clusterError, errorForStatus, type ClusterError } from './errors';
 import { fail, ok, type Result } from '../core/result';
 import { spawningAuth, type LoadedKubeConfig } from './kubeconfig';
+import { trimEndChars } from '../core/text';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -69,7 +70,7 @@ export class ClusterClient {
     this.kc = loaded.kc;
     this.context = loaded.context;
     this.kc.setCurrentContext(loaded.context);
-    this.server = (this.kc.getCurrentCluster()?.server ?? '').replace(/\/+$/, '');
+    this.server = trimEndChars(this.kc.getCurrentCluster()?.server ?? '', '/');
     this.namespace = loaded.namespace ?? (this.kc.getContextObject(loaded.context)?.namespace || 'default');
     this.opts = {
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,

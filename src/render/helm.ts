@@ -6,12 +6,12 @@
  * (kustomize patches/images, commonMetadata, origin labels). helm's and kustomize's own code run
  * as WebAssembly over in-memory copies of the chart's files.
  */
-import { QUIET } from '../core/yaml/document';
+import { parseYaml, QUIET } from '../core/yaml/document';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { wasmModule } from '../engine/wasm/pool';
 import type { MemFile } from '../engine/wasm/protocol';
 import type { HelmReleaseNode, RepoModel } from '../core/model/graph';
@@ -31,6 +31,7 @@ import { diskDirFiles, InputBudget, removeDir } from './files';
 import { DEFAULT_TIMEOUT_MS } from './kustomize';
 import type { HelmRenderResult, RenderedObject, RenderOptions } from './types';
 import { fromWasm } from './wasm';
+import { trimEndChars } from '../core/text';
 
 export const HELM_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
 export const HELM_NAMESPACE_LABEL = 'helm.toolkit.fluxcd.io/namespace';
@@ -86,7 +87,7 @@ function locateChart(model: RepoModel, hr: HelmReleaseNode): Result<ChartLocatio
       if (!source) return fail('unavailable', `${label}: HelmRepository ${ref.namespace}/${ref.name} is not in the workspace.`);
       const url = asString(sourceSpec.url) ?? '';
       if (sourceSpec.type === 'oci' || url.startsWith('oci://')) {
-        return ok({ kind: 'pull', ref: `${url.replace(/\/+$/, '')}/${chart}`, version: pinned, display: `${url}/${chart}${pinned ? `@${pinned}` : ''}` });
+        return ok({ kind: 'pull', ref: `${trimEndChars(url, '/')}/${chart}`, version: pinned, display: `${url}/${chart}${pinned ? `@${pinned}` : ''}` });
       }
       if (!/^https?:\/\//.test(url)) return fail('invalid', `${label}: HelmRepository ${ref.namespace}/${ref.name} has no http(s) or oci:// url.`);
       return ok({ kind: 'pull', ref: chart, repo: url, version: pinned, display: `${chart}${pinned ? `@${pinned}` : ''} from ${url}` });
@@ -165,7 +166,7 @@ function mergedValuesFiles(files: string[], ignoreMissing: boolean, read: (p: st
       return fail('invalid', `${label}: values file '${f}' (spec.chart.spec.valuesFiles) not found`);
     }
     try {
-      merged = mergeMaps(merged, asRecord(parseYaml(text, QUIET)) ?? {});
+      merged = mergeMaps(merged, asRecord(parseYaml(text)) ?? {});
     } catch (err) {
       return fail('invalid', `${label}: values file '${f}' is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
     }

@@ -3,8 +3,8 @@
  * an in-memory file set, Flux's kustomization written at spec.path, kustomize's own build compiled
  * to WebAssembly (no process, no host file system), then the post-build layer.
  */
-import { QUIET } from '../core/yaml/document';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parseYaml } from '../core/yaml/document';
+import { stringify as stringifyYaml } from 'yaml';
 import type { KustomizationNode, RepoModel } from '../core/model/graph';
 import type { Workspace } from '../core/workspace/workspace';
 import { asRecord, asString } from '../core/model/objects';
@@ -116,7 +116,7 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
   let existingConfig: Record<string, unknown> | undefined;
   if (existing) {
     try {
-      existingConfig = asRecord(parseYaml(ws.readText(existing.real) ?? '', QUIET)) ?? {};
+      existingConfig = asRecord(parseYaml(ws.readText(existing.real) ?? '')) ?? {};
     } catch (err) {
       return fail('invalid', `${existing.real}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
     }
@@ -455,7 +455,7 @@ export function postBuild(
     if (doc.obj) obj = doc.obj;
     else {
       try {
-        obj = asRecord(parseYaml(doc.text!, QUIET)) ?? {};
+        obj = asRecord(parseYaml(doc.text!)) ?? {};
       } catch (err) {
         return fail('build-failed', `${label}: kustomize output is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
       }
@@ -479,7 +479,7 @@ export function postBuild(
     }
     if (sub.changed) {
       try {
-        obj = restoreMasks(asRecord(parseYaml(sub.text, QUIET)) ?? {});
+        obj = restoreMasks(asRecord(parseYaml(sub.text)) ?? {});
       } catch (err) {
         return fail('substitution', `${label}: after substitution '${asString(obj.kind)}/${asString(meta?.name)}' is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
       }
@@ -519,7 +519,7 @@ function originOf(model: RepoModel, ks: KustomizationNode, view: SourceView, obj
   if (!raw) return undefined;
   let rel: string | undefined;
   try {
-    const o = asRecord(parseYaml(raw, QUIET));
+    const o = asRecord(parseYaml(raw));
     rel = asString(o?.path) ?? asString(o?.configuredIn);
   } catch {
     return undefined;

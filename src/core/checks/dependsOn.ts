@@ -20,16 +20,73 @@ interface Edge {
  * found"), and so does a cycle.
  */
 export function checkDependsOn(ctx: CheckContext): void {
+  const budget = { suggestions: SUGGESTION_BUDGET };
   for (const cluster of ctx.model.clusters) {
     const edges: Edge[] = [];
     const dependents: DependentNode[] = [...cluster.kustomizations, ...cluster.helmReleases];
+    const lookup = new ClusterLookup(ctx, cluster);
     for (const node of dependents) {
       for (const ref of node.dependsOn) {
-        const to = resolveRef(ctx, cluster, node, ref);
+        const to = resolveRef(ctx, lookup, node, ref, budget);
         if (to) edges.push({ from: node, ref, to });
       }
     }
     reportCycles(ctx, edges);
+  }
+}
+
+/**
+ * Edit-distance work ("Did you mean") one check may do, in candidate name × entry name characters.
+ * A real repository uses a small part of it; 50,000 missing entries against 50,000 names would
+ * otherwise compare every pair. Past it, entries are still reported, without a suggestion.
+ */
+const SUGGESTION_BUDGET = 50_000_000;
+
+/** Objects of one placement and kind: what a missing entry is compared with. */
+interface Candidates {
+  readonly byName: Map<string, AppliedObject>;
+  readonly namesByNamespace: Map<string, string[]>;
+  readonly names: string[];
+  longest: number;
+}
+
+/** A cluster's dependsOn targets indexed once, so that each missing entry costs lookups, not scans. */
+class ClusterLookup {
+  private readonly candidates = new Map<string, Candidates>();
+  private opaqueParts: boolean | undefined;
+  private readonly unknownNames = new Map<string, boolean>();
+
+  constructor(
+    private readonly ctx: CheckContext,
+    readonly cluster: ClusterModel,
+  ) {}
+
+  /** Same kind, same placement: the first object of each identity. */
+  of(where: string, kind: string): Candidates {
+    const key = `${where}#${kind}/`;
+    let found = this.candidates.get(key);
+    if (found) return found;
+    found = { byName: new Map(), namesByNamespace: new Map(), names: [], longest: 0 };
+    for (const [k, list] of this.ctx.fluxIndex(this.cluster)) {
+      if (!k.startsWith(key)) continue;
+      const id = this.ctx.identity(list[0])!;
+      if (!found.byName.has(id.name)) found.byName.set(id.name, list[0]);
+      const inNs = id.namespace === undefined ? undefined : found.namesByNamespace.get(id.namespace);
+      if (inNs) inNs.push(id.name);
+      else if (id.namespace !== undefined) found.namesByNamespace.set(id.namespace, [id.name]);
+      found.names.push(id.name);
+      found.longest = Math.max(found.longest, id.name.length);
+    }
+    this.candidates.set(key, found);
+    return found;
+  }
+
+  /** Whether a missing entry may exist where we cannot see (computed once per cluster and kind). */
+  opaque(kind: string): boolean {
+    this.opaqueParts ??= hasOpaqueParts(this.cluster);
+    let unknown = this.unknownNames.get(kind);
+    if (unknown === undefined) this.unknownNames.set(kind, (unknown = this.ctx.hasUnknownNames(this.cluster, kind)));
+    return this.opaqueParts || unknown;
   }
 }
 
@@ -38,7 +95,8 @@ function label(ctx: CheckContext, a: AppliedObject): string {
   return `${id?.namespace ?? a.namespace}/${id?.name ?? a.name}`;
 }
 
-function resolveRef(ctx: CheckContext, cluster: ClusterModel, node: DependentNode, ref: Reference): AppliedObject | undefined {
+function resolveRef(ctx: CheckContext, lookup: ClusterLookup, node: DependentNode, ref: Reference, budget: { suggestions: number }): AppliedObject | undefined {
+  const { cluster } = lookup;
   const parent = node.applied.appliedBy;
   const name = ctx.substituteFor(parent, ref.name);
   const namespace = ctx.substituteFor(parent, ref.namespace);
@@ -65,19 +123,15 @@ function resolveRef(ctx: CheckContext, cluster: ClusterModel, node: DependentNod
     return undefined;
   }
 
-  // Candidates: same kind, same placement.
-  const sameKind: AppliedObject[] = [];
-  for (const [key, list] of index) {
-    if (key.startsWith(`${where}#${kind}/`)) sameKind.push(list[0]);
-  }
-  const sameName = sameKind.filter((a) => ctx.identity(a)?.name === name);
-  const opaque = hasOpaqueParts(cluster) || ctx.hasUnknownNames(cluster, kind);
+  const candidates = lookup.of(where, kind);
+  const sameName = candidates.byName.get(name);
+  const opaque = lookup.opaque(kind);
   const severity = opaque ? 'warning' : 'error';
   const uncertain = opaque ? ' (Part of this cluster comes from sources outside the workspace or unknown variables, so it may exist there.)' : '';
   const entry = asRecord(asArray(asRecord(node.applied.object.body.spec)?.dependsOn)[ref.path[ref.path.length - 1] as number]);
   const explicitNs = !!asString(entry?.namespace);
-  if (sameName.length) {
-    const ns = ctx.identity(sameName[0])!.namespace ?? '';
+  if (sameName) {
+    const ns = ctx.identity(sameName)!.namespace ?? '';
     const defaulted = explicitNs ? '' : ` Without \`namespace\`, Flux looks in the ${kind}'s own namespace '${namespace}'.`;
     ctx.report(
       'depends-on-not-found',
@@ -86,14 +140,17 @@ function resolveRef(ctx: CheckContext, cluster: ClusterModel, node: DependentNod
       `Flux reports "dependency '${wanted}' not found": ${kind} '${name}' exists in namespace '${ns}', not '${namespace}'.${defaulted} Set \`namespace: ${ns}\` on this entry.${uncertain}`,
       {
         severity,
-        related: ctx.related(sameName[0].object.doc, ['metadata', 'name'], `${kind} ${ns}/${name}`),
+        related: ctx.related(sameName.object.doc, ['metadata', 'name'], `${kind} ${ns}/${name}`),
         fix: { kind: 'set-namespace', file: doc.file.path, docIndex: doc.index, path: ref.path, namespace: ns, name },
       },
     );
     return undefined;
   }
-  const inNamespace = sameKind.filter((a) => ctx.identity(a)?.namespace === namespace).map((a) => ctx.identity(a)!.name);
-  const suggestions = closestNames(name, inNamespace.length ? inNamespace : sameKind.map((a) => ctx.identity(a)!.name));
+  const inNamespace = candidates.namesByNamespace.get(namespace);
+  const pool = inNamespace?.length ? inNamespace : candidates.names;
+  const work = pool.length * (name.length + 1) * (candidates.longest + 1);
+  const suggestions = work <= budget.suggestions ? closestNames(name, pool) : [];
+  budget.suggestions -= Math.min(work, budget.suggestions);
   const didYouMean = suggestions.length ? ` Did you mean '${suggestions[0]}'?` : '';
   ctx.report(
     'depends-on-not-found',
@@ -137,6 +194,9 @@ function reportCycles(ctx: CheckContext, edges: Edge[]): void {
     else members.set(c, [v]);
   }
   const viaHub = new Map<number, HubPaths>();
+  const shortest = new Map<string, AppliedObject[]>();
+  const ids = new Map<AppliedObject, number>();
+  for (const v of component.keys()) ids.set(v, ids.size);
 
   for (const e of edges) {
     const c = component.get(e.from.applied);
@@ -145,7 +205,12 @@ function reportCycles(ctx: CheckContext, edges: Edge[]): void {
     // In a small component the shortest cycle through the edge; in a large one (where a search per
     // edge would be quadratic) a cycle through one hub member, found once for the component.
     let path: AppliedObject[];
-    if (all.length <= EXACT_CYCLE_LIMIT) path = cyclePath(out, component, e);
+    if (all.length <= EXACT_CYCLE_LIMIT) {
+      // Once per pair: one Kustomization may list the same dependency thousands of times.
+      const key = `${ids.get(e.from.applied)}>${ids.get(e.to)}`;
+      path = shortest.get(key) ?? cyclePath(out, component, e);
+      shortest.set(key, path);
+    }
     else {
       let hub = viaHub.get(c);
       if (!hub) viaHub.set(c, (hub = hubPaths(out, component, all[0])));

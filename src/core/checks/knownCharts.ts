@@ -1,3 +1,5 @@
+import { trimEndChars } from '../text';
+
 /**
  * Well-known Helm charts and the API groups of the CRDs they install, for charts that cannot be
  * read offline. Matched on the chart name (the last path segment of `chart.spec.chart` or of an
@@ -57,6 +59,8 @@ export const KNOWN_CHARTS: Readonly<Record<string, KnownChart>> = {
 
 /** Chart name of a chart reference: `oci://…/charts/cert-manager:1.2` or `./charts/foo` → its last segment. */
 export function chartName(ref: string): string {
-  const trimmed = ref.replace(/\/+$/, '');
-  return trimmed.slice(trimmed.lastIndexOf('/') + 1).replace(/[@:].*$/, '');
+  const trimmed = trimEndChars(ref, '/');
+  const last = trimmed.slice(trimmed.lastIndexOf('/') + 1);
+  const tag = last.search(/[@:]/);
+  return tag === -1 ? last : last.slice(0, tag);
 }

@@ -3,6 +3,7 @@ import type { KubeObject } from '../model/objects';
 import type { SubstituteVars } from '../substitution/resolve';
 import { substitutionDisabled, substitutionsInDoc } from '../substitution/scan';
 import type { Diagnostic } from './types';
+import { MAX_SUBSTITUTION_DEPTH } from '../substitution/parse';
 
 /**
  * Findings of one Kustomization, reused across model rebuilds (one per keystroke) while its
@@ -47,6 +48,16 @@ export function checkSubstitutions(ctx: CheckContext): void {
         const related = () => ctx.related(ksDoc, ['spec', 'postBuild'], `postBuild of Kustomization ${ksLabel}`);
         const lines = obj.doc.file.lines;
         for (const e of subs.errors) {
+          if (e.limit) {
+            ctx.report(
+              'substitution-invalid',
+              obj.doc,
+              lines.range(e.offset, Math.min(e.offset + 1, obj.doc.file.text.length)),
+              `Kustomization ${ksLabel} substitutes variables in this object, and this value has ${e.message}: past ${MAX_SUBSTITUTION_DEPTH} levels GitOps Preview does not read a substitution (Flux does), so this value's variables are not checked and the object is not built.`,
+              { severity: 'warning', related: related() },
+            );
+            continue;
+          }
           ctx.report(
             'substitution-invalid',
             obj.doc,

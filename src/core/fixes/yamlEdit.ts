@@ -1,6 +1,7 @@
 import { isMap, isPair, isScalar, isSeq, stringify, type Pair } from 'yaml';
 import { nodeAt, type PathSegment, type YamlDoc } from '../yaml/document';
 import type { TextEdit } from './types';
+import { trimEndChars } from '../text';
 
 /**
  * Minimal, layout-preserving YAML edits computed from the parsed document's offsets: a changed
@@ -56,8 +57,7 @@ function mapIndent(doc: YamlDoc, mapPath: readonly PathSegment[]): { indent: num
 /** Indents every line of a YAML block by `n` spaces. */
 function indentBlock(block: string, n: number): string {
   const pad = ' '.repeat(n);
-  return block
-    .replace(/\n+$/, '')
+  return trimEndChars(block, '\n')
     .split('\n')
     .map((l) => (l ? pad + l : l))
     .join('\n');
@@ -98,7 +98,7 @@ export function appendItem(doc: YamlDoc, seqPath: readonly PathSegment[], item: 
   const last = seq.items[seq.items.length - 1] as { range?: [number, number, number] } | null;
   if (!last?.range) return undefined;
   const at = lineEnd(text, Math.max(last.range[1] - 1, 0));
-  const lines = item.replace(/\n+$/, '').split('\n');
+  const lines = trimEndChars(item, '\n').split('\n');
   const body = lines.map((l, i) => (i === 0 ? `${' '.repeat(dash)}- ${l}` : `${' '.repeat(dash + 2)}${l}`)).join('\n');
   return edit(doc, at, at, `\n${body}`);
 }

@@ -2,13 +2,13 @@
  * helm-controller v1.6's values: fluxcd/pkg/chartutil ChartValuesFromReferences (valuesFrom in
  * order, `targetPath` through Helm's `--set` parser, `optional`), then `spec.values` on top.
  */
-import { QUIET } from '../yaml/document';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../yaml/document';
 import type { ClusterModel, RepoModel } from '../model/graph';
 import { asArray, asRecord, asString } from '../model/objects';
 import { MASK } from './mask';
 import { getOwn, PROTOTYPE_KEYS, setOwn } from '../safeRecord';
 import { dataOf, findClusterObject } from './postbuild';
+import { trimChars } from '../text';
 
 type Values = Record<string, any>;
 
@@ -84,7 +84,7 @@ export function replacePathValue(values: Values, path: string, value: string, li
   let v: unknown;
   const quoted = /^'.*'$|^".*"$/s.test(value);
   if (literal) v = value;
-  else if (quoted) v = value.replace(/^['"]+|['"]+$/g, '');
+  else if (quoted) v = trimChars(value, `'"`);
   else {
     let plain = '';
     for (let i = 0; i < value.length; i++) {
@@ -171,7 +171,7 @@ export function helmReleaseValues(model: RepoModel, cluster: ClusterModel, spec:
     }
     let parsed: unknown;
     try {
-      parsed = parseYaml(raw, QUIET);
+      parsed = parseYaml(raw);
     } catch (err) {
       return { values: result, warnings, error: `${label}: key '${key}' is not valid YAML: ${(err as Error).message.split('\n')[0]}` };
     }

@@ -3,8 +3,7 @@
  * `files:` entry, a patch file, a folder without kustomization.yaml...). Found before running
  * kustomize so the message names the entry and the kustomization file it is written in.
  */
-import { QUIET } from '../yaml/document';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../yaml/document';
 import { ParsedByText } from '../yaml/byText';
 import type { Workspace } from '../workspace/workspace';
 import { isRemoteResource } from '../model/expand';
@@ -24,7 +23,7 @@ export interface MissingInput {
 }
 
 /** Kustomization files as parsed YAML (read only). */
-const kustomizations = new ParsedByText((text) => parseYaml(text, QUIET) as unknown);
+const kustomizations = new ParsedByText((text) => parseYaml(text));
 
 /** Path part of a generator source: `key=path` or `path`. */
 function generatorPath(entry: string): string {

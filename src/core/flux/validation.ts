@@ -1,3 +1,5 @@
+import { trimEndChars } from '../text';
+
 /**
  * The rules Flux (and the Kubernetes API server in front of it) applies to values that end up on a
  * helm or kustomize command line. A value that breaks them never reaches a cluster, so the preview
@@ -110,7 +112,7 @@ export function ociUrlProblem(value: string): string | undefined {
   const m = /^oci:\/\/([^/]+)(?:\/(.*))?$/.exec(value);
   if (!m) return `${shown(value)} is not an oci:// URL`;
   if (!HOST_PORT.test(m[1])) return `${shown(value)}: '${m[1]}' is not a registry host`;
-  const repo = (m[2] ?? '').replace(/\/+$/, '');
+  const repo = trimEndChars(m[2] ?? '', '/');
   if (repo && !OCI_PATH.test(repo)) return `${shown(value)}: '${repo}' is not an OCI repository path (lower case letters, digits, '.', '_', '-' separated by '/')`;
   return undefined;
 }

@@ -735,6 +735,12 @@ interface Root {
 
 const cycleInputs = new WeakMap<KsInput, KsInput>();
 
+/** A source description without its closing ` (…)` remark; by index, as a regex would rescan each ` (`. */
+function withoutRemark(description: string): string {
+  const open = description.indexOf(' (');
+  return open !== -1 && description.endsWith(')') ? description.slice(0, open) : description;
+}
+
 /**
  * A Git URL of this workspace taken at another ref can look like the workspace itself; if reading
  * it so makes a Kustomization below a root apply itself or one of its appliers,
@@ -749,7 +755,7 @@ function withoutApplyCycle(input: KsInput, applied: AppliedObject): KsInput {
   if (!input.expansion.objects.some((e) => ancestors.has(e.object.id))) return input;
   let external = cycleInputs.get(input);
   if (!external) {
-    const description = `${input.source.description.replace(/ \(.*\)$/, '')} (the same URL as this workspace, but reading it as this checkout would make it apply its own Kustomization: another branch or folder)`;
+    const description = `${withoutRemark(input.source.description)} (the same URL as this workspace, but reading it as this checkout would make it apply its own Kustomization: another branch or folder)`;
     external = { ...input, source: { kind: 'external', object: input.source.object, description }, expansion: undefined };
     cycleInputs.set(input, external);
   }

@@ -51,6 +51,17 @@ export interface Expansion {
 const EMPTY: Expansion = { objects: [], problems: [], remote: [], files: new Set() };
 
 /**
+ * `user@host:path`: an `@` after the first character and a `:` at least two after it, before any
+ * `/` or blank. By index, as `/^[^/\s]+@[^/\s]+:/` retries the second run from every `@`.
+ */
+function isScpLike(entry: string): boolean {
+  const blank = entry.search(/[/\s]/);
+  const head = blank === -1 ? entry : entry.slice(0, blank);
+  const at = head.indexOf('@', 1);
+  return at !== -1 && head.indexOf(':', at + 2) !== -1;
+}
+
+/**
  * Entries kustomize loads from elsewhere (git clone or HTTP): URLs, its `git::`/`gh:` prefixes,
  * scp-like `user@host:repo`, well-known hosts, Azure's `_git/`, and `?ref=`/`?version=` queries.
  */
@@ -58,7 +69,7 @@ export function isRemoteResource(entry: string): boolean {
   return (
     /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ||
     /^(git::|gh:|git@|github\.com[:/]|gitlab\.com\/|bitbucket\.org\/)/i.test(entry) ||
-    /^[^/\s]+@[^/\s]+:/.test(entry) ||
+    isScpLike(entry) ||
     entry.includes('_git/') ||
     /\?(ref|version)=/.test(entry)
   );

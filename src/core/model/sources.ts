@@ -2,6 +2,8 @@ import type { Workspace } from '../workspace/workspace';
 import type { Reference } from './graph';
 import { asArray, asRecord, asString, type KubeObject } from './objects';
 import { mountedView, normalizeVirtual, subfolderView, workspaceView, type Mount, type SourceView } from './view';
+import { trimEndChars } from '../text';
+import { segmentGlob } from '../workspace/sourceignore';
 
 /** How the folder a workspace source's artifact starts at was decided. */
 export type SourceRootOrigin = 'remote' | 'bootstrap' | 'configured' | 'inferred';
@@ -78,15 +80,14 @@ export function closest<T extends { doc: { file: { path: string } } }>(candidate
 
 /** Git URLs compare equal regardless of scheme, user, `.git` suffix and `host:path` vs `host/path`. */
 export function normalizeGitUrl(url: string): string {
-  return url
+  const plain = url
     .trim()
     .replace(/^[a-z+]+:\/\//i, '')
     .replace(/^[^@/]+@/, '')
     .replace(/:(?!\d+\/)/, '/')
     .replace(/:\d+\//, '/')
-    .replace(/\.git$/, '')
-    .replace(/\/+$/, '')
-    .toLowerCase();
+    .replace(/\.git$/, '');
+  return trimEndChars(plain, '/').toLowerCase();
 }
 
 /** What the workspace's Git checkout is (from `.git/HEAD`); empty when unknown. */
@@ -374,16 +375,27 @@ function generatedArtifact(ws: Workspace, index: SourceIndex, ref: Reference, op
   }
 }
 
+/**
+ * `@alias/rest` as [alias, rest] (the slash optional when nothing follows). By index: a regex with
+ * `(.*)$` backtracks over the alias at every position when the rest holds a line break.
+ */
+function splitAlias(ref: string): [string, string] | undefined {
+  if (!ref.startsWith('@')) return undefined;
+  const slash = ref.indexOf('/');
+  const alias = slash === -1 ? ref.slice(1) : ref.slice(1, slash);
+  return alias ? [alias, slash === -1 ? '' : ref.slice(slash + 1)] : undefined;
+}
+
 function mountOf(ws: Workspace, aliases: Map<string, SourceResolution>, from: string | undefined, to: string | undefined): Mount | 'external' | undefined {
   if (!from || !to) return undefined;
-  const m = /^@([^/]+)\/?(.*)$/.exec(from);
-  const t = /^@artifact\/?(.*)$/.exec(to);
-  if (!m || !t) return undefined;
-  const source = aliases.get(m[1]);
+  const m = splitAlias(from);
+  if (!m || !to.startsWith('@artifact')) return undefined;
+  const target = to.slice(to.startsWith('@artifact/') ? '@artifact/'.length : '@artifact'.length);
+  const source = aliases.get(m[0]);
   if (!source || source.kind !== 'view') return 'external';
-  const toDir = t[1].endsWith('/') || t[1] === '';
-  const dest = normalizeVirtual(t[1]) ?? '';
-  let srcPattern = m[2];
+  const toDir = target.endsWith('/') || target === '';
+  const dest = normalizeVirtual(target) ?? '';
+  let srcPattern = m[1];
   if (srcPattern.endsWith('/**')) {
     const dir = source.view.realDir(normalizeVirtual(srcPattern.slice(0, -3)) ?? '');
     return dir ? { dest, src: dir, single: false } : undefined;
@@ -392,8 +404,8 @@ function mountOf(ws: Workspace, aliases: Map<string, SourceResolution>, from: st
   const lastSeg = srcPattern.slice(lastSlash + 1);
   if (/[*?[]/.test(lastSeg)) {
     const dir = source.view.realDir(normalizeVirtual(srcPattern.slice(0, Math.max(lastSlash, 0))) ?? '');
-    const regex = new RegExp('^' + lastSeg.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]') + '$');
-    return dir ? { dest, src: dir, single: false, filter: regex } : undefined;
+    // Not a RegExp: `*a*a*…b` backtracks exponentially against a long name.
+    return dir ? { dest, src: dir, single: false, filter: segmentGlob(lastSeg) } : undefined;
   }
   srcPattern = normalizeVirtual(srcPattern) ?? '';
   const file = source.view.file(srcPattern);

@@ -97,7 +97,7 @@ export interface Mount {
   /** Copy a single file to `dest` (a file path) rather than a folder's contents. */
   single: boolean;
   /** Only files whose name matches (a `*.yaml` style last segment), non-recursive. */
-  filter?: RegExp;
+  filter?: { test(name: string): boolean };
 }
 
 export function mountedView(ws: Workspace, key: string, mounts: readonly Mount[]): SourceView {

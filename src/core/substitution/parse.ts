@@ -32,9 +32,24 @@ export interface VarNode {
 
 export interface ParseResult {
   readonly nodes: TemplateNode[];
-  /** Set when envsubst would fail the whole resource ("variable substitution failed: …"). */
-  readonly error?: { message: string; offset: number };
+  /**
+   * Set when envsubst would fail the whole resource ("variable substitution failed: …"), or, with
+   * `limit`, when the text nests deeper than MAX_SUBSTITUTION_DEPTH (Flux reads it; we do not).
+   */
+  readonly error?: SubstitutionSyntaxError;
 }
+
+export interface SubstitutionSyntaxError {
+  readonly message: string;
+  readonly offset: number;
+  readonly limit?: true;
+}
+
+/**
+ * `${a:=${b:=…}}` levels read. envsubst's parser recurses on Go's growable stack, so Flux reads any
+ * depth; ours is the call stack, which 2,000 levels exhaust. Real templates nest two or three.
+ */
+export const MAX_SUBSTITUTION_DEPTH = 100;
 
 /** One `${…}` occurrence, flattened (nested ones in default arguments included). */
 export interface SubstitutionRef {
@@ -57,6 +72,7 @@ class ParseError extends Error {
   constructor(
     message: string,
     readonly offset: number,
+    readonly limit = false,
   ) {
     super(message);
   }
@@ -78,13 +94,13 @@ export function parseTemplate(text: string, base = 0): ParseResult {
   try {
     return { nodes: p.parseTop() };
   } catch (err) {
-    if (err instanceof ParseError) return { nodes: [], error: { message: err.message, offset: err.offset + base } };
+    if (err instanceof ParseError) return { nodes: [], error: { message: err.message, offset: err.offset + base, ...(err.limit ? { limit: true } : {}) } };
     throw err;
   }
 }
 
 /** Every `${…}` in a text with exact offsets (escaped `$${…}` excluded), plus the parse error if any. */
-export function findSubstitutions(text: string, base = 0): { refs: SubstitutionRef[]; error?: { message: string; offset: number } } {
+export function findSubstitutions(text: string, base = 0): { refs: SubstitutionRef[]; error?: SubstitutionSyntaxError } {
   // Cheap pre-check: most scalars have no `${` at all.
   if (!text.includes('${')) return { refs: [] };
   const parsed = parseTemplate(text, base);
@@ -112,6 +128,7 @@ export function findSubstitutions(text: string, base = 0): { refs: SubstitutionR
 
 class Parser {
   private pos = 0;
+  private depth = 0;
 
   constructor(
     private readonly s: string,
@@ -149,7 +166,7 @@ class Parser {
         text = '';
         const start = this.pos;
         this.pos += 2;
-        nodes.push(this.parseFunc(start));
+        nodes.push(this.parseNested(start));
       } else {
         text += ch;
         this.pos++;
@@ -157,6 +174,16 @@ class Parser {
     }
     if (text) nodes.push({ type: 'text', value: text });
     return nodes;
+  }
+
+  /** One `${…}`, one level deeper than the one containing it. */
+  private parseNested(start: number): VarNode {
+    if (++this.depth > MAX_SUBSTITUTION_DEPTH) {
+      throw new ParseError(`variables nested more than ${MAX_SUBSTITUTION_DEPTH} deep (\`\${a:=\${b:=…}}\`)`, start, true);
+    }
+    const node = this.parseFunc(start);
+    this.depth--;
+    return node;
   }
 
   private parseFunc(start: number): VarNode {
@@ -266,7 +293,7 @@ class Parser {
     if (this.s[this.pos] === '$' && this.s[this.pos + 1] === '{') {
       const start = this.pos;
       this.pos += 2;
-      return [this.parseFunc(start)];
+      return [this.parseNested(start)];
     }
     let text = '';
     const begin = this.pos;

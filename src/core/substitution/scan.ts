@@ -1,13 +1,16 @@
 import { visit } from 'yaml';
 import type { YamlDoc } from '../yaml/document';
 import { asRecord, type KubeObject } from '../model/objects';
-import { findSubstitutions, type SubstitutionRef } from './parse';
+import { findSubstitutions, type SubstitutionRef, type SubstitutionSyntaxError } from './parse';
 
 export interface DocSubstitutions {
   /** Every `${…}` in the document's keys and values (comments excluded, as Flux re-serialises the YAML). */
   readonly refs: SubstitutionRef[];
-  /** Syntax envsubst rejects; Flux fails the whole Kustomization on these ("variable substitution failed"). */
-  readonly errors: { message: string; offset: number }[];
+  /**
+   * Syntax envsubst rejects; Flux fails the whole Kustomization on these ("variable substitution
+   * failed"). With `limit`, nesting past our depth limit, which Flux reads.
+   */
+  readonly errors: SubstitutionSyntaxError[];
 }
 
 const EMPTY: DocSubstitutions = { refs: [], errors: [] };
@@ -21,7 +24,7 @@ export function substitutionsInDoc(doc: YamlDoc): DocSubstitutions {
   const text = doc.file.text;
   if (text.slice(doc.start, doc.end).includes('${')) {
     const refs: SubstitutionRef[] = [];
-    const errors: { message: string; offset: number }[] = [];
+    const errors: SubstitutionSyntaxError[] = [];
     try {
       visit(doc.node, {
         Scalar(_key, node) {

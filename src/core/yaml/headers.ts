@@ -19,10 +19,31 @@ const TOP_KEY = /^([A-Za-z_][A-Za-z0-9_.-]*):(?:[ \t]+(.*))?$/;
 const CHILD_KEY = /^([ ]+)([A-Za-z_][A-Za-z0-9_.-]*):(?:[ \t]+(.*))?$/;
 const ANCHOR_OR_ALIAS = /(^|[\s[{,])[&*][^\s,[\]{}]/;
 
+/**
+ * The text before a comment (a `#` after a blank). `raw` is one line, captured by `(.*)$`, so it
+ * holds no line break. By index: `/[ \t]+#.*$/` rescans a blank run from each of its blanks.
+ */
+function beforeComment(raw: string): string {
+  for (let hash = raw.indexOf('#', 1); hash !== -1; hash = raw.indexOf('#', hash + 1)) {
+    if (raw[hash - 1] !== ' ' && raw[hash - 1] !== '\t') continue;
+    let start = hash - 1;
+    while (start > 0 && (raw[start - 1] === ' ' || raw[start - 1] === '\t')) start--;
+    return raw.slice(0, start);
+  }
+  return raw;
+}
+
+/** Whether a key's inline text has a value before any `#`. */
+function hasValue(raw: string | undefined): boolean {
+  if (raw === undefined) return false;
+  const hash = raw.indexOf('#');
+  return (hash === -1 ? raw : raw.slice(0, hash)).trim() !== '';
+}
+
 /** A scalar as the parser would read it, or undefined when it is not a simple one. */
 function simpleScalar(raw: string | undefined): string | undefined | null {
   if (raw === undefined) return null; // key with no inline value
-  let v = raw.replace(/[ \t]+#.*$/, '').trim();
+  let v = beforeComment(raw).trim();
   if (v === '' ) return null;
   if (v.startsWith('"')) {
     const m = /^"([^"\\]*)"$/.exec(v);
@@ -83,13 +104,13 @@ export function scanHeaders(text: string): DocHeader[] | undefined {
       if (seenTop.has(key)) return undefined;
       seenTop.add(key);
       inMetadata = false;
-      lastTopHadValue = m[2] !== undefined && m[2].replace(/#.*$/, '').trim() !== '';
+      lastTopHadValue = hasValue(m[2]);
       if (key === 'apiVersion' || key === 'kind') {
         const v = simpleScalar(m[2]);
         if (typeof v !== 'string') return undefined;
         current[key] = v;
       } else if (key === 'metadata') {
-        if (m[2] !== undefined && m[2].replace(/#.*$/, '').trim() !== '') return undefined;
+        if (hasValue(m[2])) return undefined;
         inMetadata = true;
         metadataIndent = -1;
       } else if (m[2] !== undefined && /^[{[]/.test(m[2].trim())) {
