@@ -66,7 +66,7 @@ async function pool<T>(items: readonly T[], n: number, f: (t: T, i: number) => P
 
 test('kustomize: WebAssembly and the native binary build every corpus Kustomization identically', async (t) => {
   assert.ok(fs.existsSync(corporaDir), `${corporaDir} is missing`);
-  const repos = [fixture, ...fs.readdirSync(corporaDir).sort().map((c) => path.join(corporaDir, c))];
+  const repos = [fixture, ...fs.readdirSync(corporaDir).sort().map((c) => path.join(corporaDir, c)).filter((d) => fs.statSync(d).isDirectory())];
   const jobs: { label: string; dir: string; files: MemFile[] }[] = [];
   for (const repo of repos) {
     const model = open(repo);
