@@ -24,7 +24,7 @@ import { postBuildVariables, substitutionDisabled } from '../../src/core/flux/po
 import { strictPostBuild } from '../../src/core/flux/featureGates';
 import { substituteVariables } from '../../src/core/substitution/evaluate';
 import { runCli } from '../../src/cli/main';
-import { renderTools } from './tools';
+import { renderTools, REVIEWED_CORPORA } from './tools';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const corporaDir = path.join(repoRoot, '..', 'shared', 'corpora');
@@ -206,17 +206,7 @@ test('the shared corpora are present (the corpus render tests below must not van
  * dashboards' own `${…}`. Those corpora are pinned, built as `check` builds them, by
  * test/unit/corpora/snapshots.test.ts; taking this comparison to them is left to issue #24.
  */
-const RENDER_PARITY_CORPORA = [
-  'allenporter-k8s-gitops',
-  'billimek-k8s-gitops',
-  'bjw-s-labs-home-ops',
-  'controlplaneio-fluxcd-d2-fleet',
-  'flux2-hub-spoke-example',
-  'flux2-kustomize-helm-example',
-  'flux2-monitoring-example',
-  'flux2-multi-tenancy',
-  'joryirving-home-ops',
-];
+const RENDER_PARITY_CORPORA = REVIEWED_CORPORA;
 
 // Listed without a guard: a missing folder throws here, which fails the file instead of skipping it.
 for (const corpus of RENDER_PARITY_CORPORA) {

@@ -19,3 +19,20 @@ export function renderTools(repoRoot: string): { kustomize: string; helm: string
   assert.ok(h && fs.existsSync(h), `helm binary missing (${h}); run bash test/cluster/build.sh`);
   return { kustomize: k, helm: h };
 }
+
+/**
+ * The shared corpora the integration comparisons (render vs model, WebAssembly vs native kustomize)
+ * were reviewed on. The second batch (issue #24) is pinned, built as `check` builds it, by
+ * test/unit/corpora/snapshots.test.ts.
+ */
+export const REVIEWED_CORPORA: readonly string[] = [
+  'allenporter-k8s-gitops',
+  'billimek-k8s-gitops',
+  'bjw-s-labs-home-ops',
+  'controlplaneio-fluxcd-d2-fleet',
+  'flux2-hub-spoke-example',
+  'flux2-kustomize-helm-example',
+  'flux2-monitoring-example',
+  'flux2-multi-tenancy',
+  'joryirving-home-ops',
+];
