@@ -14,7 +14,7 @@ interface Edge {
 }
 
 /**
- * `depends-on-not-found`, `depends-on-kind` and `depends-on-cycle`. Flux resolves `dependsOn`
+ * `depends-on-not-found`, `depends-on-kind`, `depends-on-cycle` and `depends-on-descendant`. Flux resolves `dependsOn`
  * against objects of the dependent's own kind in the same cluster, with the namespace defaulting to
  * the dependent's; a missing dependency blocks the dependent forever ("dependency 'ns/name' not
  * found"), and so does a cycle.
@@ -32,6 +32,38 @@ export function checkDependsOn(ctx: CheckContext): void {
       }
     }
     reportCycles(ctx, edges);
+    reportDescendants(ctx, edges);
+  }
+}
+
+/**
+ * `depends-on-descendant`: a Kustomization that depends on one it applies (directly or through the
+ * Kustomizations it applies). Flux reconciles it only once the dependency is ready, and the
+ * dependency is created only when it reconciles: it never becomes ready.
+ */
+function reportDescendants(ctx: CheckContext, edges: readonly Edge[]): void {
+  for (const { from, ref, to } of edges) {
+    if (from.kind !== 'Kustomization' || to.flux === from) continue;
+    const chain: KustomizationNode[] = [];
+    let found = false;
+    for (let k = to.appliedBy; k && chain.length <= 100; k = k.applied.appliedBy) {
+      if (k === from) {
+        found = true;
+        break;
+      }
+      chain.push(k);
+    }
+    if (!found) continue;
+    const self = label(ctx, from.applied);
+    const dep = label(ctx, to);
+    const via = chain.length ? ` (through ${chain.map((k) => label(ctx, k.applied)).reverse().join(' -> ')})` : '';
+    ctx.report(
+      'depends-on-descendant',
+      from.applied.object.doc,
+      [...ref.path, 'name'],
+      `${self} depends on ${dep}, which it applies itself${via}: Flux reconciles ${self} only once ${dep} is ready, and ${dep} is created only when ${self} reconciles, so on a fresh cluster neither ever becomes ready (it works only where an earlier reconcile already created ${dep}). Remove this dependsOn entry (what ${self} applies comes after it anyway), or move ${dep} out of ${self}.`,
+      { related: ctx.related(to.object.doc, ['metadata', 'name'], `${dep}, applied by ${self}`) },
+    );
   }
 }
 

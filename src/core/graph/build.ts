@@ -138,4 +138,4 @@ class ClusterGraphBuilder {
 }
 
 /** Rules reported on a dependsOn entry's name, in the order an edge shows them. */
-const DEPENDS_ON_RULES = ['depends-on-cycle', 'depends-on-not-found', 'depends-on-kind', 'crd-order-no-wait'] as const;
+const DEPENDS_ON_RULES = ['depends-on-cycle', 'depends-on-descendant', 'depends-on-not-found', 'depends-on-kind', 'crd-order-no-wait'] as const;

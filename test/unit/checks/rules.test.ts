@@ -228,3 +228,19 @@ test('yaml-syntax: an error in a file a cluster reads, a warning in one no clust
   const alone = check(memoryRepo({ 'templates/bad.yaml': broken })).diagnostics.map((d) => `${d.rule}|${d.severity}`);
   assert.deepEqual(alone, ['yaml-syntax|error']);
 });
+
+test('depends-on-descendant: a Kustomization depending on one it applies (directly or through another) never becomes ready', () => {
+  const files = {
+    'clusters/c/ks/apps.yaml': ks('apps', './apps', '  dependsOn:\n    - name: app-a\n    - name: app-b\n    - name: infra\n'),
+    'clusters/c/ks/infra.yaml': ks('infra', './infra'),
+    'infra/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: i\n  namespace: default\n',
+    'apps/a.yaml': ks('app-a', './a'),
+    'apps/b-parent.yaml': ks('b-parent', './b'),
+    'b/b.yaml': ks('app-b', './a'),
+    'a/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\n',
+  };
+  const list = check(memoryRepo({ ...root, ...files })).diagnostics.filter((d) => d.rule === 'depends-on-descendant');
+  assert.deepEqual(list.map((d) => [d.severity, d.file.slice(6), d.range.start.line + 1]), [['error', 'clusters/c/ks/apps.yaml', 13], ['error', 'clusters/c/ks/apps.yaml', 14]]);
+  assert.match(list[0].message, /flux-system\/apps depends on flux-system\/app-a, which it applies itself: .*neither ever becomes ready/);
+  assert.match(list[1].message, /which it applies itself \(through flux-system\/b-parent\)/);
+});
