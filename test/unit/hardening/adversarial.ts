@@ -55,6 +55,16 @@ export interface Adversarial {
   readonly prepare?: (dir: string) => void;
 }
 
+/** Runs `body` on the repository written to a temporary folder, removed afterwards whatever happens. */
+export async function withFixture(repo: Adversarial, body: (dir: string) => Promise<void>): Promise<void> {
+  const fixture = materialize(repo);
+  try {
+    await body(fixture.dir);
+  } finally {
+    fixture.cleanup();
+  }
+}
+
 export function materialize(repo: Adversarial): Fixture {
   return writeRepo(repo.files, repo.prepare);
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
-import { materialize, BASE, type Adversarial } from './adversarial';
+import { BASE, withFixture } from './adversarial';
 import { adversarialBudgets } from './adversarialBudgets';
 import { treeCli } from './cli';
 import { runCli } from '../../../src/cli/main';
@@ -21,15 +21,6 @@ import { setWasmPoolSize, wasmModule, WASM_MEMORY_BUDGET_BYTES } from '../../../
  * finding naming it. The timeout is a guard against a hang, not a speed target.
  */
 const GUARD = { timeout: 120_000 };
-
-async function withFixture(repo: Adversarial, body: (dir: string) => Promise<void>): Promise<void> {
-  const fixture = materialize(repo);
-  try {
-    await body(fixture.dir);
-  } finally {
-    fixture.cleanup();
-  }
-}
 
 interface Run {
   code: number;

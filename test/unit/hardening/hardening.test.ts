@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adversarial, ancestorPath, materialize, type Adversarial } from './adversarial';
+import { adversarial, ancestorPath, withFixture } from './adversarial';
 import { checkCli, checkMemory, treeCli, treeMemory, type CheckRun } from './cli';
 import type { TreeJson } from '../../../src/core/tree/treeData';
 import { Repo } from '../../../src/core/repo';
@@ -15,15 +15,6 @@ import { MAX_KUSTOMIZATION_NESTING } from '../../../src/core/model/builder';
  * the per-test timeout; it is a guard, not a speed target (see bench/hardening.bench.ts).
  */
 const GUARD = { timeout: 120_000 };
-
-async function withFixture(repo: Adversarial, body: (dir: string) => Promise<void>): Promise<void> {
-  const fixture = materialize(repo);
-  try {
-    await body(fixture.dir);
-  } finally {
-    fixture.cleanup();
-  }
-}
 
 function at(run: CheckRun, rule: string, file: string): CheckRun['diagnostics'] {
   return run.diagnostics.filter((d) => d.rule === rule && d.file === file);

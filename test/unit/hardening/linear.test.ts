@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { materialize, type Adversarial } from './adversarial';
+import { withFixture } from './adversarial';
 import { adversarialLinear } from './adversarialLinear';
 import { checkCli, checkMemory, treeCli, treeMemory, type CheckRun } from './cli';
 import type { TreeJson } from '../../../src/core/tree/treeData';
@@ -16,15 +16,6 @@ import { parseSourceFile, parseYaml } from '../../../src/core/yaml/document';
  * old code fails through the per-test timeout (a guard, not a speed target).
  */
 const GUARD = { timeout: 120_000 };
-
-async function withFixture(repo: Adversarial, body: (dir: string) => Promise<void>): Promise<void> {
-  const fixture = materialize(repo);
-  try {
-    await body(fixture.dir);
-  } finally {
-    fixture.cleanup();
-  }
-}
 
 function at(run: CheckRun, rule: string, file: string): CheckRun['diagnostics'] {
   return run.diagnostics.filter((d) => d.rule === rule && d.file === file);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { marked } from 'marked';
 import { parseAllDocuments } from 'yaml';
-import { materialize, type Adversarial } from './adversarial';
+import { withFixture } from './adversarial';
 import { adversarialOutput, FORGED, SECRET } from './adversarialOutput';
 import { runCli } from '../../../src/cli/main';
 import { Repo } from '../../../src/core/repo';
@@ -31,15 +31,6 @@ async function cli(args: string[], dir: string): Promise<Run> {
   let stderr = '';
   const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: dir, env: {} });
   return { code, stdout, stderr };
-}
-
-async function withFixture(repo: Adversarial, body: (dir: string) => Promise<void>): Promise<void> {
-  const fixture = materialize(repo);
-  try {
-    await body(fixture.dir);
-  } finally {
-    fixture.cleanup();
-  }
 }
 
 /** What a terminal or GitHub Actions acts on: control characters (bidi included) and lines starting with `::`. */
