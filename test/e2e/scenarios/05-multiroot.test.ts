@@ -57,7 +57,7 @@ test('a two-folder workspace shows both folders as top-level nodes, each with it
       await firstCluster.first().locator('.monaco-tl-twistie').click();
     }
     return undefined;
-  }, 60_000).catch((err: Error) => {
+  }, 120_000).catch((err: Error) => {
     throw new Error(`${err.message}; rows in view:\n${seen.join('\n')}`);
   });
   await wb.widenSideBar(560);
