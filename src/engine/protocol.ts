@@ -293,7 +293,7 @@ export interface EngineSettings {
   sourceRoots?: Record<string, string>;
   /**
    * Where the engine may keep data between sessions, outside every workspace folder (the
-   * extension's global storage; the CLI's `~/.cache/gitops-preview`): builds persist under
+   * workspace's storage; the CLI's `~/.cache/gitops-preview`): builds persist under
    * `builds/<hash of the folder>`, all folders together capped (buildCacheCap.ts). Unset: nothing
    * is written.
    */

@@ -28,7 +28,7 @@ export class EngineService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private watchers: vscode.Disposable[] = [];
 
-  /** `storageDir`: the extension's global storage (context.globalStorageUri), where the engine persists builds. */
+  /** `storageDir`: VS Code's storage of this workspace (context.storageUri), where the engine persists builds. */
   constructor(
     workerScript: string,
     output: vscode.OutputChannel,

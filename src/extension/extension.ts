@@ -31,9 +31,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('GitOps Preview');
   context.subscriptions.push(output);
   if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) return;
-  // Builds persist in the extension's global storage (one folder per workspace folder path), so that
-  // the caches of every checkout opened share one total cap (see engine/buildCacheCap.ts).
-  const engine = new EngineService(context.asAbsolutePath('dist/engineWorker.js'), output, context.globalStorageUri.fsPath);
+  // Builds persist in this workspace's storage: a window never reads a cache another window is
+  // writing (each storage's caches are capped together, engine/buildCacheCap.ts).
+  const engine = new EngineService(context.asAbsolutePath('dist/engineWorker.js'), output, context.storageUri?.fsPath);
   const connection = new ClusterConnection(context.workspaceState, output);
   context.subscriptions.push(engine, connection);
   const services: Services = { engine, connection, output };
