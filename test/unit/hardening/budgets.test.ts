@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { BASE, withFixture } from './adversarial';
+import { runCliCaptured } from '../helpers';
 import { adversarialBudgets } from './adversarialBudgets';
 import { treeCli } from './cli';
-import { runCli } from '../../../src/cli/main';
 import type { CliDiagnostic } from '../../../src/cli/commands/check';
 import { Repo } from '../../../src/core/repo';
 import { diskHost } from '../../../src/node/fsHost';
@@ -22,19 +22,10 @@ import { setWasmPoolSize, wasmModule, WASM_MEMORY_BUDGET_BYTES } from '../../../
  */
 const GUARD = { timeout: 120_000 };
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = Awaited<ReturnType<typeof runCliCaptured>>;
 
-async function cli(args: string[], dir: string): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  // No HOME: builds are not taken from (or saved to) a cache of an earlier run.
-  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: dir, env: {} });
-  return { code, stdout, stderr };
-}
+/** The CLI in-process with an empty environment (no HOME: no build cache of an earlier run). */
+const cli = (args: string[], dir: string) => runCliCaptured(args, dir);
 
 async function check(dir: string, ...limits: string[]): Promise<Run & { diagnostics: CliDiagnostic[] }> {
   const run = await cli(['check', dir, '--format', 'json', ...limits], dir);

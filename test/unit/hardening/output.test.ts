@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { marked } from 'marked';
 import { parseAllDocuments } from 'yaml';
+import { runCliCaptured } from '../helpers';
 import { withFixture } from './adversarial';
 import { adversarialOutput, FORGED, SECRET } from './adversarialOutput';
-import { runCli } from '../../../src/cli/main';
 import { Repo } from '../../../src/core/repo';
 import { memoryHost } from '../../../src/core/workspace/host';
 import { describeSubstitution } from '../../../src/core/substitution/describe';
@@ -20,18 +20,8 @@ import { reportText, type DriftReport } from '../../../src/core/drift';
  */
 const GUARD = { timeout: 120_000 };
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(args: string[], dir: string): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: dir, env: {} });
-  return { code, stdout, stderr };
-}
+/** The CLI in-process with an empty environment (no HOME: no build cache of an earlier run). */
+const cli = (args: string[], dir: string) => runCliCaptured(args, dir);
 
 /** What a terminal or GitHub Actions acts on: control characters (bidi included) and lines starting with `::`. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
