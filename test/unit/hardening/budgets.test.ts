@@ -98,8 +98,9 @@ test('once the build-time budget is spent, each Kustomization left unbuilt is re
     const run = await check(dir, '--max-build-seconds', '0.001');
     assert.equal(run.code, 0, run.stderr);
     const limits = run.diagnostics.filter((d) => d.rule === 'analysis-limit');
-    // The root was cut short, so its children were never reached from a build: each is named.
-    for (const name of ['flux-system', 'apps', 'slow0', 'slow1', 'slow2']) {
+    // Whether the root's own build fits in 1 ms depends on the machine (CI once finished it); every
+    // Kustomization under it is slower than that and is named, whether stopped or never started.
+    for (const name of ['apps', 'slow0', 'slow1', 'slow2']) {
       const d = limits.find((l) => l.message.startsWith(`Kustomization flux-system/${name} `));
       assert.ok(d, `${name} is reported: ${JSON.stringify(limits)}`);
       assert.match(d.message, /(was stopped when|was not built: the builds reached) the 1 ms build-time budget of all builds together( ran out)? \(gitops-preview --max-build-seconds raises it\)/);
