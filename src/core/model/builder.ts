@@ -6,6 +6,7 @@ import { Expander, type ExpandedObject, type Expansion, type ExpandProblem } fro
 import { workspaceValues } from './chartValues';
 import { strictPostBuild } from '../flux/featureGates';
 import { fluxInstanceSyncs, isResourceSet, resourceSetObjects, syncObjects, type FluxInstanceSync } from './fluxOperator';
+import { resolvedSyncs } from './syncPath';
 import { CLUSTER_SCOPED_KINDS } from '../kinds';
 import { dependsOnOf, helmReleaseNode, patchedChildSubstitute, postBuildVars, sourceRefOf, substituteInline, substitutionDisabled } from './nodes';
 import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
@@ -185,9 +186,13 @@ export class ModelBuilder {
       if (generated.length) generatedBy.set(o.id, generated);
     }
     for (const list of generatedBy.values()) allObjects.push(...list);
-    const syncs = fluxInstanceSyncs(
-      allObjects.filter((o) => o.kind === 'FluxInstance' || o.fluxKind === 'HelmRelease'),
-      (hr) => workspaceValues(ws, allObjects, hr),
+    const syncs = resolvedSyncs(
+      fluxInstanceSyncs(
+        allObjects.filter((o) => o.kind === 'FluxInstance' || o.fluxKind === 'HelmRelease'),
+        (hr) => workspaceValues(ws, allObjects, hr),
+      ),
+      allObjects,
+      ws,
     );
     const syncOf = new Map<string, FluxInstanceSync>();
     const syncSources = new Map<string, KubeObject>();

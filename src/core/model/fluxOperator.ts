@@ -27,6 +27,8 @@ export interface FluxInstanceSync {
   readonly path: string;
   /** `spec.distribution.version` (`2.x`, `2.8.x`, `2.9.4`), when written. */
   readonly version: string | undefined;
+  /** Set when the written path stands for several folders (`${CLUSTER}`): tells their objects apart. */
+  readonly variant?: string;
 }
 
 /**
@@ -129,7 +131,8 @@ export function syncObjects(sync: FluxInstanceSync): KubeObject[] {
     '',
   ].join('\n');
   const synthetic = parseSourceFile(file.path, text);
-  const objects = objectsOf(synthetic).map((o) => ({ ...o, id: `${sync.owner.id}~sync${o.id.slice(o.id.indexOf('#'))}`, synthetic: true, origin: sync.owner }));
+  const variant = sync.variant === undefined ? '' : `(${sync.variant})`;
+  const objects = objectsOf(synthetic).map((o) => ({ ...o, id: `${sync.owner.id}~sync${variant}${o.id.slice(o.id.indexOf('#'))}`, synthetic: true, origin: sync.owner }));
   perFile.set(key, objects);
   return objects;
 }

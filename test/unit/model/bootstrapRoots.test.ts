@@ -201,3 +201,28 @@ test('no bootstrap file: Kustomizations nothing applies that sit in one folder a
   const single = repo({ 'deploy/app.yaml': KS('app', './apps'), 'apps/cm.yaml': files['apps/cm.yaml'] }).model();
   assert.deepEqual(single.clusters.map((c) => c.root.applied.name), ['app']);
 });
+
+test("a FluxInstance's sync.path variables take the values of the Kustomization applying it", () => {
+  const model = repo({
+    'apps/flux-instance/instance.yaml': FLUX_INSTANCE('kubernetes/clusters/${CLUSTER}/bootstrap'),
+    'kubernetes/clusters/home/apps/flux-instance.yaml': KS('flux-instance', './apps/flux-instance', '  postBuild:\n    substitute:\n      CLUSTER: home\n'),
+    'kubernetes/clusters/home/bootstrap/apps.yaml': KS('cluster-apps', './kubernetes/clusters/home/apps'),
+    // A folder the variable could stand for, but the applier says otherwise: not a cluster.
+    'kubernetes/clusters/lab/bootstrap/apps.yaml': KS('lab-apps', './kubernetes/clusters/lab/apps'),
+  }).model();
+  assert.deepEqual(model.clusters.map((c) => c.root.path), ['kubernetes/clusters/home/bootstrap']);
+  const names = model.clusters[0].kustomizations.map((k) => k.applied.name).sort();
+  assert.deepEqual(names, ['cluster-apps', 'flux-instance', 'flux-system']);
+});
+
+test('with no applier giving its values, a sync.path variable stands for each existing folder: one cluster per match', () => {
+  const model = repo({
+    'flux/instance.yaml': FLUX_INSTANCE('clusters/${CLUSTER}'),
+    'clusters/home/apps.yaml': KS('apps', './apps/home'),
+    'clusters/lab/apps.yaml': KS('apps', './apps/lab'),
+    'apps/home/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+    'apps/lab/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n',
+  }).model();
+  assert.deepEqual(model.clusters.map((c) => `${c.name} ${c.root.path}`).sort(), ['home clusters/home', 'lab clusters/lab']);
+  assert.deepEqual(new Set(model.clusters.map((c) => c.root.applied.object.id)).size, 2);
+});
