@@ -31,7 +31,7 @@ export function inferBootstrapObjects(ws: Workspace, files: Iterable<SourceFile>
 }
 
 /** The GitRepository and Kustomization `flux bootstrap --path=<rel>` writes, as synthetic objects located in `path`. */
-function bootstrapObjects(path: string, rel: string): KubeObject[] {
+export function bootstrapObjects(path: string, rel: string): KubeObject[] {
   const text = [
     'apiVersion: source.toolkit.fluxcd.io/v1',
     'kind: GitRepository',

@@ -7,6 +7,7 @@ import { workspaceValues } from './chartValues';
 import { strictPostBuild } from '../flux/featureGates';
 import { fluxInstanceSyncs, isResourceSet, resourceSetObjects, syncObjects, type FluxInstanceSync } from './fluxOperator';
 import { resolvedSyncs } from './syncPath';
+import { configuredRoots } from './configuredRoots';
 import { CLUSTER_SCOPED_KINDS } from '../kinds';
 import { dependsOnOf, helmReleaseNode, patchedChildSubstitute, postBuildVars, sourceRefOf, substituteInline, substitutionDisabled } from './nodes';
 import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
@@ -110,6 +111,8 @@ export class ModelBuilder {
     problems: ModelProblem[],
     ksIdsIn: (ks: KubeObject) => string[],
   ): { roots: Root[]; inferred: KubeObject[] } {
+    const declared = configuredRoots(ws, ksObjects);
+    if (declared) return declared;
     const bootstrap: Root[] = [];
     const seen = new Set<string>();
     const add = (object: KubeObject) => {
@@ -736,6 +739,8 @@ function applyCycleProblem(node: KustomizationNode, ancestor: KustomizationNode,
 interface Root {
   readonly object: KubeObject;
   readonly pathNamed: boolean;
+  /** Declared in the repository's settings. */
+  readonly name?: string;
 }
 
 const cycleInputs = new WeakMap<KsInput, KsInput>();
@@ -815,7 +820,8 @@ function clusterNames(roots: readonly Root[]): string[] {
     const path = normalizeVirtual(asString(asRecord(object.body.spec)?.path) ?? '') ?? '';
     return pathNamed && path ? path.split('/') : undefined;
   });
-  const names = roots.map(({ object }, i) => paths[i]?.[paths[i]!.length - 1] ?? object.name);
+  const names = roots.map(({ object, name }, i) => name ?? paths[i]?.[paths[i]!.length - 1] ?? object.name);
+  if (roots.every((r) => r.name !== undefined)) return names;
   const byName = new Map<string, number[]>();
   names.forEach((n, i) => byName.set(n, [...(byName.get(n) ?? []), i]));
   for (const group of byName.values()) {

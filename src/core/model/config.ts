@@ -51,11 +51,23 @@ export interface RepositorySettings {
   readonly rules: ReadonlyMap<string, Severity | 'off'>;
   /** Globs (gitignore syntax, relative to the repository root). */
   readonly ignore: readonly string[];
+  /** Clusters declared for layouts no reader recognises; when any is valid, they are the clusters. */
+  readonly clusters: readonly ConfiguredCluster[];
   /** Entries not understood, at their YAML path, for config-invalid. */
   readonly problems: readonly { path: PathSegment[]; message: string }[];
 }
 
-const KNOWN_KEYS = ['sourceRoots', 'rules', 'ignore'];
+/** `clusters: [{name, root}]`: `root` is a folder (synced as `flux bootstrap --path` would) or a file holding the root Kustomization. */
+export interface ConfiguredCluster {
+  readonly name: string;
+  /** Relative to the repository root, normalised. */
+  readonly root: string;
+  readonly rootIsFile: boolean;
+  /** Index in the `clusters` list, for its YAML path. */
+  readonly index: number;
+}
+
+const KNOWN_KEYS = ['sourceRoots', 'rules', 'ignore', 'clusters'];
 const SETTINGS = ['error', 'warning', 'info', 'off'];
 
 export function repositorySettings(ws: Workspace): RepositorySettings {
@@ -64,7 +76,8 @@ export function repositorySettings(ws: Workspace): RepositorySettings {
   const rules = new Map<string, Severity | 'off'>();
   const ignore: string[] = [];
   const problems: { path: PathSegment[]; message: string }[] = [];
-  if (!value) return { rules, ignore, problems };
+  const clusters: ConfiguredCluster[] = [];
+  if (!value) return { rules, ignore, clusters, problems };
   for (const key of Object.keys(value)) {
     if (!KNOWN_KEYS.includes(key)) problems.push({ path: [key], message: `'${key}' is not a setting of ${CONFIG_FILE}: it knows ${KNOWN_KEYS.join(', ')}.` });
   }
@@ -81,5 +94,32 @@ export function repositorySettings(ws: Workspace): RepositorySettings {
     if (typeof g === 'string' && g.trim()) ignore.push(g);
     else problems.push({ path: ['ignore', i], message: 'An `ignore` entry must be a file glob (a string).' });
   });
-  return { rules, ignore, problems };
+  clusters.push(...configuredClusters(ws, value.clusters, problems));
+  return { rules, ignore, clusters, problems };
+}
+
+function configuredClusters(ws: Workspace, entries: unknown, problems: { path: PathSegment[]; message: string }[]): ConfiguredCluster[] {
+  if (entries === undefined) return [];
+  if (!Array.isArray(entries)) {
+    problems.push({ path: ['clusters'], message: '`clusters` must be a list of {name, root} entries (root: a folder or file relative to the repository root).' });
+    return [];
+  }
+  const out: ConfiguredCluster[] = [];
+  const names = new Set<string>();
+  entries.forEach((entry, index) => {
+    const e = asRecord(entry);
+    const name = e?.name;
+    const root = e?.root;
+    if (typeof name !== 'string' || !name.trim()) return problems.push({ path: ['clusters', index], message: 'A `clusters` entry needs a `name` (a string).' });
+    if (names.has(name)) return problems.push({ path: ['clusters', index, 'name'], message: `Cluster '${name}' is declared twice.` });
+    if (typeof root !== 'string') return problems.push({ path: ['clusters', index], message: `Cluster '${name}' needs a \`root\`: the folder Flux syncs first, or the file holding the root Kustomization.` });
+    const rel = normalizeVirtual(root);
+    if (rel === undefined) return problems.push({ path: ['clusters', index, 'root'], message: `The root '${root}' of cluster '${name}' points outside the repository.` });
+    const abs = rel ? `${ws.root}/${rel}` : ws.root;
+    const rootIsFile = ws.files.has(abs);
+    if (!rootIsFile && !ws.hasDir(abs)) return problems.push({ path: ['clusters', index, 'root'], message: `The root '${root}' of cluster '${name}' is not a file or folder of this repository.` });
+    names.add(name);
+    out.push({ name, root: rel, rootIsFile, index });
+  });
+  return out;
 }
