@@ -6,6 +6,7 @@ import { checkCrdOrder } from './crdOrder';
 import { checkDependsOn } from './dependsOn';
 import { checkDuplicates } from './duplicates';
 import { checkPaths } from './paths';
+import { checkSchemas } from './schema';
 import { checkSources } from './sourceRefs';
 import { checkSubstitutions } from './substitution';
 import { checkSyntax } from './syntax';
@@ -26,6 +27,7 @@ const RULE_SETS: [string, (ctx: CheckContext) => void][] = [
   ['substitution', checkSubstitutions],
   ['duplicate-object', checkDuplicates],
   ['config-invalid', checkConfig],
+  ['schema', checkSchemas],
 ];
 
 export interface CheckResult {

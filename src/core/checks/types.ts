@@ -22,6 +22,8 @@ export const RULES = {
   'apply-cycle': 'error',
   'analysis-limit': 'warning',
   'config-invalid': 'warning',
+  'schema-invalid': 'error',
+  'schema-unknown-field': 'warning',
 } as const;
 
 export type RuleId = keyof typeof RULES;
@@ -47,6 +49,8 @@ export const RULE_DESCRIPTIONS: Record<RuleId, string> = {
   'apply-cycle': 'Kustomizations apply each other: a spec.path includes the file of a Kustomization that applies it.',
   'analysis-limit': 'The repository exceeds a bound of the analysis (nesting depth, expanded objects); the part beyond it is not analysed.',
   'config-invalid': 'An entry of the repository\'s .gitops-preview.yaml is not understood and is ignored.',
+  'schema-invalid': 'A field has a value the API server rejects (type, enum, pattern, bounds, a required field, a CEL rule), by the schema the cluster serves.',
+  'schema-unknown-field': 'A field the schema does not have: the API server drops it, so the setting never takes effect.',
 };
 
 export interface Location {

@@ -19,7 +19,7 @@ for (const rule of rules) {
       const dir = `${FIXTURES}/${rule}/${variant}`;
       assert.ok(fs.existsSync(dir), `missing fixture ${dir}`);
       const repo = diskRepo(dir);
-      const result = check(repo);
+      const result = check(repo, { schema: true });
       assert.deepEqual(result.failures, []);
       const expected = expectedMarkers(dir);
       if (variant === 'fail') assert.ok(expected.some((e) => e.startsWith(`${rule}|`)), 'a fail fixture must expect its rule');

@@ -18,8 +18,14 @@ export function memoryRepo(files: Record<string, string>, root = '/repo'): Repo 
   return new Repo(root, memoryHost(root, files));
 }
 
-export function check(repo: Repo): CheckResult {
-  return checkModel(repo.model());
+/**
+ * The findings of every rule; the schema rules only when asked. Most layouts of these tests leave
+ * out fields only the schema reads (`interval`, `prune`); the schema rules have their own tests.
+ */
+export function check(repo: Repo, options: { schema?: boolean } = {}): CheckResult {
+  const result = checkModel(repo.model());
+  if (options.schema) return result;
+  return { ...result, diagnostics: result.diagnostics.filter((d) => !d.rule.startsWith('schema-')) };
 }
 
 /** `rule|relative/file|line` of each diagnostic (1-based line). */

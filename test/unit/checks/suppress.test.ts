@@ -14,7 +14,7 @@ import { memoryRepo, runCliCaptured } from '../helpers';
 const ks = (name: string, extra = '') =>
   `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: 1h\n  path: ./${name}\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n${extra}`;
 const base = {
-  'clusters/c/root.yaml': `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: root\n  namespace: flux-system\nspec:\n  interval: 1h\n  path: ./clusters/c/ks\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n`,
+  'clusters/c/root.yaml': `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: root\n  namespace: flux-system\nspec:\n  interval: 1h\n  path: ./clusters/c/ks\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n`,
   'a/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\n',
   'b/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  namespace: default\n',
 };

@@ -21,6 +21,26 @@ test('every shared corpus has a reviewed snapshot', () => {
   }
 });
 
+test('every finding of a snapshot is accounted for in its review, rule by rule', () => {
+  for (const name of names) {
+    const snapshot = readSnapshot(name);
+    if (!snapshot) continue;
+    const found = new Map<string, number>();
+    for (const f of snapshot.view.findings) {
+      const rule = f.split(' ')[1];
+      found.set(rule, (found.get(rule) ?? 0) + 1);
+    }
+    const reviewed = new Map<string, number>();
+    for (const line of snapshot.review ?? []) {
+      // "<TRUE|TRANSIENT|FALSE> <count> <rule>[ (severity)]: why"
+      const m = /^(?:TRUE|TRANSIENT|FALSE) (\d+) ([a-z-]+)[ :]/.exec(line);
+      assert.ok(m, `${name}: review line not in the form "<verdict> <count> <rule>: why": ${line.slice(0, 80)}`);
+      reviewed.set(m[2], (reviewed.get(m[2]) ?? 0) + Number(m[1]));
+    }
+    assert.deepEqual(Object.fromEntries([...reviewed].sort()), Object.fromEntries([...found].sort()), `${name}: review counts differ from the findings`);
+  }
+});
+
 for (const name of names) {
   test(`${name}: as reviewed, on the default branch and on a feature branch`, { timeout: 600_000 }, async () => {
     const reviewed = readSnapshot(name);

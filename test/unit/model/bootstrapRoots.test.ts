@@ -10,7 +10,7 @@ const ROOT = '/repo';
 const repo = (files: Record<string, string>, options: BuildOptions = {}) => new Repo(ROOT, memoryHost(ROOT, files), options);
 
 const KS = (name: string, path: string, extra = '', source = 'GitRepository', sourceName = 'flux-system') =>
-  `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: 1h\n  path: ${path}\n  sourceRef:\n    kind: ${source}\n    name: ${sourceName}\n${extra}`;
+  `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: 1h\n  path: ${path}\n  prune: true\n  sourceRef:\n    kind: ${source}\n    name: ${sourceName}\n${extra}`;
 
 const FLUX_INSTANCE = (path: string, version = '2.6.x') =>
   `apiVersion: fluxcd.controlplane.io/v1\nkind: FluxInstance\nmetadata:\n  name: flux\n  namespace: flux-system\nspec:\n  distribution:\n    version: "${version}"\n  sync:\n    kind: GitRepository\n    url: https://github.com/me/fleet.git\n    ref: refs/heads/main\n    path: ${path}\n`;
@@ -115,7 +115,7 @@ test('api-version-unserved: a warning when the FluxInstance pins a Flux that sti
 
 test('a flux-instance chart whose values come from a ConfigMap that a kustomization generates is the cluster root, also inside a ResourceSet', () => {
   const helmRelease = (indent: string) =>
-    ['apiVersion: helm.toolkit.fluxcd.io/v2', 'kind: HelmRelease', 'metadata:', '  name: flux-instance', '  namespace: flux-system', 'spec:', '  chartRef:', '    kind: OCIRepository', '    name: flux-instance', '  values:', '    instance:', '      cluster:', '        size: medium', '  valuesFrom:', '    - kind: ConfigMap', '      name: flux-instance-values']
+    ['apiVersion: helm.toolkit.fluxcd.io/v2', 'kind: HelmRelease', 'metadata:', '  name: flux-instance', '  namespace: flux-system', 'spec:', '  interval: 1h', '  chartRef:', '    kind: OCIRepository', '    name: flux-instance', '  values:', '    instance:', '      cluster:', '        size: medium', '  valuesFrom:', '    - kind: ConfigMap', '      name: flux-instance-values']
       .map((l) => indent + l)
       .join('\n');
   const resourceSet = `apiVersion: fluxcd.controlplane.io/v1\nkind: ResourceSet\nmetadata:\n  name: flux-instance\n  namespace: flux-system\nspec:\n  resources:\n${helmRelease('    ').replace(/^    apiVersion/, '    - apiVersion').replace(/\n    (?!- )/g, '\n      ')}\n`;
@@ -126,7 +126,7 @@ test('a flux-instance chart whose values come from a ConfigMap that a kustomizat
     [`${app}/kustomization.yaml`]:
       'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ocirepository.yaml\n  - helmrelease.yaml\nconfigMapGenerator:\n  - name: flux-instance-values\n    namespace: flux-system\n    files:\n      - values.yaml=./values.yaml\n',
     [`${app}/ocirepository.yaml`]:
-      'apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata:\n  name: flux-instance\n  namespace: flux-system\nspec:\n  url: oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance\n  ref:\n    tag: 0.53.0\n',
+      'apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata:\n  name: flux-instance\n  namespace: flux-system\nspec:\n  interval: 1h\n  url: oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance\n  ref:\n    tag: 0.53.0\n',
     [`${app}/helmrelease.yaml`]: release,
     [`${app}/values.yaml`]: '# chart values\ninstance:\n  sync:\n    kind: OCIRepository\n    url: oci://ghcr.io/me/manifests\n    ref: main\n    path: ./clusters/one\n',
     'kubernetes/clusters/one/apps.yaml': KS('apps', './apps', '', 'OCIRepository', 'flux-system'),
@@ -157,10 +157,10 @@ test('clusters whose root paths end in the same folder are named by the folder w
 
 test('no bootstrap file: a root that applies itself from a source of this repository is the cluster, strays beside it are unapplied, a flux2 release tag pins Flux', () => {
   const source =
-    'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-cluster\n  namespace: flux-system\nspec:\n  url: https://github.com/me/home-ops\n  ref:\n    branch: main\n---\n' +
+    'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-cluster\n  namespace: flux-system\nspec:\n  interval: 1h\n  url: https://github.com/me/home-ops\n  ref:\n    branch: main\n---\n' +
     KS('flux-cluster', './cluster/flux', '', 'GitRepository', 'flux-cluster');
   const installation =
-    'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-installation\n  namespace: flux-system\nspec:\n  url: https://github.com/fluxcd/flux2\n  ref:\n    tag: "v2.6.4"\n---\n' +
+    'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-installation\n  namespace: flux-system\nspec:\n  interval: 1h\n  url: https://github.com/fluxcd/flux2\n  ref:\n    tag: "v2.6.4"\n---\n' +
     KS('flux-installation', './manifests/install', '', 'GitRepository', 'flux-installation');
   const model = repo(
     {
@@ -168,7 +168,7 @@ test('no bootstrap file: a root that applies itself from a source of this reposi
       'cluster/flux/flux-system/flux-installation.yaml': installation,
       'cluster/flux/apps.yaml': KS('apps', './cluster/apps', '', 'GitRepository', 'flux-cluster'),
       'cluster/apps/hr.yaml': 'apiVersion: helm.toolkit.fluxcd.io/v2beta2\nkind: HelmRelease\nmetadata:\n  name: app\n  namespace: default\nspec:\n  chart:\n    spec:\n      chart: app\n      sourceRef:\n        kind: HelmRepository\n        name: charts\n        namespace: flux-system\n',
-      'cluster/apps/repo.yaml': 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: charts\n  namespace: flux-system\nspec:\n  url: https://charts.example.com\n',
+      'cluster/apps/repo.yaml': 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: charts\n  namespace: flux-system\nspec:\n  interval: 1h\n  url: https://charts.example.com\n',
       // Left out of every kustomization: a stray, not a cluster.
       'cluster/crds/old/crds.yaml': KS('old-crds', './crds', '  dependsOn:\n    - name: missing\n', 'GitRepository', 'flux-cluster'),
     },

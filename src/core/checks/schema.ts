@@ -1,0 +1,78 @@
+/**
+ * schema-invalid / schema-unknown-field: what the API server will do with each applied object,
+ * judged by the schema the cluster serves for it (./schema/catalog.ts). Several candidate schemas
+ * (the bundled Flux one and a copy of its CRD in the repository, say) must all agree before a
+ * finding is reported: the cluster runs one of them, and the tool cannot tell which.
+ */
+import type { AppliedObject } from '../model/graph';
+import { asRecord } from '../model/objects';
+import { schemasFor, type SchemaSource } from '../schema/catalog';
+import { validateObject, type Schema, type SchemaFinding, type SchemaPath } from '../schema/structural';
+import type { CheckContext } from './context';
+import { closestNames } from './similar';
+
+const unknownValue = (v: unknown) => typeof v === 'string' && v.includes('${');
+
+const judged = new WeakMap<object, SchemaFinding[]>();
+
+export function checkSchemas(ctx: CheckContext): void {
+  for (const cluster of ctx.model.clusters) {
+    for (const applied of cluster.objects) {
+      const object = applied.object;
+      if (object.synthetic || !ctx.isReal(object.doc)) continue;
+      // An object standing at another document (a generated ConfigMap at its Kustomization) has no node of its own.
+      if (asRecord(object.doc.value)?.kind !== object.kind) continue;
+      const sources = schemasFor(ctx.model, applied.apiVersion, applied.kind);
+      if (!sources.length) continue;
+      for (const f of findingsOf(object.body, sources)) report(ctx, applied, f, sources);
+    }
+  }
+}
+
+function findingsOf(body: Record<string, any>, sources: SchemaSource[]): SchemaFinding[] {
+  const known = judged.get(body);
+  if (known) return known;
+  let agreed: SchemaFinding[] | undefined;
+  for (const s of sources) {
+    const found = validateObject(body, s.schema, { patterns: s.trusted, unknown: unknownValue });
+    agreed = agreed ? agreed.filter((a) => found.some((f) => f.kind === a.kind && f.message === a.message && samePath(f.path, a.path))) : found;
+  }
+  judged.set(body, agreed ?? []);
+  return agreed ?? [];
+}
+
+function samePath(a: SchemaPath, b: SchemaPath): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function report(ctx: CheckContext, applied: AppliedObject, f: SchemaFinding, sources: SchemaSource[]): void {
+  const where = f.path.length ? f.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').slice(1) : '(top level)';
+  const label = `${applied.kind} ${applied.namespace ? `${applied.namespace}/` : ''}${applied.name}`;
+  const schemaName = `${sources.map((s) => s.origin).join(', ')} ${applied.kind} ${applied.apiVersion.split('/').pop()}`;
+  if (f.kind === 'unknown') {
+    const key = String(f.path[f.path.length - 1]);
+    const siblings = fieldNames(sources[0].schema, f.path.slice(0, -1));
+    const near = closestNames(key, siblings);
+    const fix = near.length ? ` Did you mean '${near[0]}'?` : '';
+    ctx.report(
+      'schema-unknown-field',
+      applied.object.doc,
+      f.path,
+      `${label}: ${where} is not a field of ${applied.kind}; the API server drops it, so it never takes effect.${fix} (schema: ${schemaName})`,
+    );
+    return;
+  }
+  // A path one step past the mapping resolves to the mapping's key (see rangeAt).
+  const at = f.whole && f.path.length ? [...f.path, '\u0000'] : f.path;
+  ctx.report('schema-invalid', applied.object.doc, at, `${label}: ${where}: ${f.message}; the API server rejects the object (schema: ${schemaName}).`);
+}
+
+/** Field names the schema knows at `path` (list indexes step into items). */
+function fieldNames(schema: Schema, path: SchemaPath): string[] {
+  let s: Schema | undefined = schema;
+  for (const p of path) {
+    if (!s) return [];
+    s = typeof p === 'number' ? s.items : s.properties?.[p] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+  }
+  return Object.keys(s?.properties ?? {});
+}
