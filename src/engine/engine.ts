@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import type { BuildOptions, RepoModel } from '../core/model/graph';
 import type { Budgets } from '../core/budgets';
 import { objectsOf } from '../core/model/objects';
+import { schemaCompletion, schemaHover } from '../core/schema/assist';
 import { describeSubstitution } from '../core/substitution/describe';
 import { quickFixes } from '../core/fixes/index';
 import { definitionAt, documentLinks } from '../core/navigation/definition';
@@ -360,9 +361,16 @@ export class Engine {
     hover: ({ file, position, text }) => {
       const at = this.at(file, text);
       if (!at) return undefined;
-      const info = describeSubstitution(at.folder.model(), at.file.path, at.file.lines.offset(position));
+      const model = at.folder.model();
+      const offset = at.file.lines.offset(position);
+      const info = describeSubstitution(model, at.file.path, offset) ?? schemaHover(model, at.file.path, offset);
       if (!info) return undefined;
       return { markdown: info.markdown, range: at.file.lines.range(info.start, info.end) };
+    },
+    completion: ({ file, position, text }) => {
+      const at = this.at(file, text);
+      if (!at) return [];
+      return schemaCompletion(at.folder.model(), at.file.path, at.file.lines.offset(position));
     },
     codeActions: ({ file, range, text }) => {
       const at = this.at(file, text);

@@ -92,6 +92,16 @@ export interface Reference extends Location {
   why: string;
 }
 
+export interface CompletionData {
+  label: string;
+  kind: 'field' | 'value';
+  detail: string;
+  /** Plain text (the schema's description). */
+  documentation: string;
+  insertText: string;
+  required: boolean;
+}
+
 export interface HoverData {
   markdown: string;
   range: Range;
@@ -209,6 +219,8 @@ export interface EngineMethods {
   references: [{ file: string; position: Position; includeDeclaration: boolean; text?: string }, Reference[]];
   documentLinks: [{ file: string; text?: string }, DocumentLink[]];
   hover: [{ file: string; position: Position; text?: string }, HoverData | undefined];
+  /** Fields (or enum values) the schema of the document at the position allows there. */
+  completion: [{ file: string; position: Position; text?: string }, CompletionData[]];
   codeActions: [{ file: string; range: Range; text?: string }, CodeAction[]];
   fileTargets: [{ file: string }, FileTarget[]];
   /** Kustomizations and HelmReleases written in the workspace (drift candidates), optionally one object's copies. */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { FileDiagnostics } from '../../engine/protocol';
 import type { Services } from '../extension';
 import { codeActionProvider } from './codeActions';
+import { completionProvider } from './completion';
 import { hoverProvider } from './hover';
 import { toVscodeDiagnostic } from './convert';
 
@@ -10,7 +11,7 @@ const YAML_SELECTOR: vscode.DocumentSelector = [
   { scheme: 'file', pattern: '**/*.{yaml,yml}' },
 ];
 
-/** Problems panel entries (rule id as code), quick fixes and `${var}` hovers; the engine sends only files that changed. */
+/** Problems panel entries (rule id as code), quick fixes, `${var}` and schema hovers, schema completion; the engine sends only files that changed. */
 export function registerDiagnostics(context: vscode.ExtensionContext, services: Services): void {
   const collection = vscode.languages.createDiagnosticCollection('gitops-preview');
   const publish = (files: FileDiagnostics[]) => {
@@ -27,5 +28,6 @@ export function registerDiagnostics(context: vscode.ExtensionContext, services: 
       providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
     }),
     vscode.languages.registerHoverProvider(YAML_SELECTOR, hoverProvider(services.engine.client)),
+    vscode.languages.registerCompletionItemProvider(YAML_SELECTOR, completionProvider(services.engine.client), ' ', ':'),
   );
 }

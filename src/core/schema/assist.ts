@@ -1,0 +1,244 @@
+/**
+ * Hover and completion inside a Kubernetes document, from the schema the cluster serves for it
+ * (./catalog.ts): field names with their types and descriptions, enum values, required fields.
+ * Pure: positions in, plain data out.
+ */
+import { isMap, isPair, isScalar, isSeq } from 'yaml';
+import type { RepoModel } from '../model/graph';
+import { asRecord, asString } from '../model/objects';
+import type { SourceFile, YamlDoc } from '../yaml/document';
+import { markdownCode, markdownText } from '../escape/markdown';
+import { schemasFor } from './catalog';
+import type { Schema } from './structural';
+
+export interface SchemaHover {
+  readonly markdown: string;
+  /** Offsets of the key the hover is about. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface SchemaCompletion {
+  readonly label: string;
+  readonly kind: 'field' | 'value';
+  readonly detail: string;
+  readonly documentation: string;
+  readonly insertText: string;
+  /** A required field of its mapping. */
+  readonly required: boolean;
+}
+
+type Path = (string | number)[];
+
+/** The schema of the document at `offset`, or undefined for a kind with no known schema. */
+function schemaOf(model: RepoModel, file: SourceFile, offset: number): { doc: YamlDoc; schema: Schema; origin: string } | undefined {
+  const doc = file.docs.find((d) => offset >= d.range[0] && offset <= d.range[2]);
+  const value = asRecord(doc?.value);
+  const apiVersion = asString(value?.apiVersion);
+  const kind = asString(value?.kind);
+  if (!doc || !apiVersion || !kind) return undefined;
+  const [source] = schemasFor(model, apiVersion, kind);
+  return source ? { doc, schema: source.schema, origin: source.origin } : undefined;
+}
+
+/** The schema of the field at `path` (list indexes step into `items`). */
+export function schemaAtPath(schema: Schema, path: Path): Schema | undefined {
+  let s: Schema | undefined = schema;
+  for (const p of path) {
+    if (!s) return undefined;
+    if (typeof p === 'number') s = s.items;
+    else s = (s.properties && Object.prototype.hasOwnProperty.call(s.properties, p) ? s.properties[p] : undefined) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+  }
+  return s;
+}
+
+/** Hover on a key (or its scalar value): the field's type, description and allowed values. */
+export function schemaHover(model: RepoModel, filePath: string, offset: number): SchemaHover | undefined {
+  const file = model.workspace.files.get(filePath);
+  if (!file) return undefined;
+  const found = schemaOf(model, file, offset);
+  if (!found) return undefined;
+  const at = keyAtOffset(found.doc, offset);
+  if (!at || at.path[0] === 'metadata' || at.path[0] === 'status') return undefined;
+  const field = schemaAtPath(found.schema, at.path);
+  if (!field) return undefined;
+  const parent = schemaAtPath(found.schema, at.path.slice(0, -1));
+  const name = String(at.path[at.path.length - 1]);
+  const required = !!parent?.required?.includes(name);
+  const lines = [`**${markdownText(name)}** · ${typeName(field)}${required ? ' · required' : ''}`];
+  // The CRD's description, line by line (a CRD in the repository is repository text too).
+  if (field.description) lines.push('', ...field.description.split('\n').map(markdownText));
+  if (field.enum?.length) lines.push('', `One of: ${field.enum.map((e) => markdownCode(JSON.stringify(e))).join(', ')}`);
+  if (field.default !== undefined) lines.push('', `Default: ${markdownCode(JSON.stringify(field.default))}`);
+  lines.push('', `Schema: ${markdownText(found.origin)}`);
+  return { markdown: lines.join('\n'), start: at.start, end: at.end };
+}
+
+/**
+ * Completion at `offset`: the fields of the mapping the cursor's indentation belongs to (those not
+ * written yet), or after `key: ` the values its enum allows. `text` is the buffer as typed, which
+ * may not parse: the enclosing keys are read from its indentation.
+ */
+export function schemaCompletion(model: RepoModel, filePath: string, offset: number): SchemaCompletion[] {
+  const file = model.workspace.files.get(filePath);
+  if (!file) return [];
+  const found = schemaOf(model, file, Math.max(0, Math.min(offset, file.text.length - 1)));
+  if (!found) return [];
+  const context = lineContext(file.text, offset);
+  if (!context || context.path[0] === 'metadata' || context.path[0] === 'status') return [];
+  if (context.valueOf !== undefined) {
+    const field = schemaAtPath(found.schema, [...context.path, context.valueOf]);
+    return (field?.enum ?? []).map((e) => ({
+      label: String(e),
+      kind: 'value' as const,
+      detail: typeName(field!),
+      documentation: '',
+      insertText: typeof e === 'string' ? e : JSON.stringify(e),
+      required: false,
+    }));
+  }
+  const mapping = schemaAtPath(found.schema, context.path);
+  const props = mapping?.properties;
+  if (!props) return [];
+  const written = new Set(context.siblings);
+  const required = new Set(mapping.required ?? []);
+  return Object.entries(props)
+    .filter(([name]) => !written.has(name) && (context.path.length > 0 || !['apiVersion', 'kind', 'status'].includes(name)))
+    .map(([name, s]) => ({
+      label: name,
+      kind: 'field' as const,
+      detail: `${typeName(s)}${required.has(name) ? ' · required' : ''}`,
+      documentation: s.description ?? '',
+      insertText: s.type === 'object' || s.type === 'array' ? `${name}:\n` : `${name}: `,
+      required: required.has(name),
+    }))
+    .sort((a, b) => Number(b.required) - Number(a.required) || (a.label < b.label ? -1 : 1));
+}
+
+function typeName(s: Schema): string {
+  if (s['x-kubernetes-int-or-string']) return 'integer or string';
+  if (s.type === 'array') return s.items?.type ? `list of ${s.items.type}` : 'list';
+  return s.type ?? 'any';
+}
+
+/** The key (and the path to it) whose key or scalar value holds `offset`. */
+function keyAtOffset(doc: YamlDoc, offset: number): { path: Path; start: number; end: number } | undefined {
+  let node: unknown = doc.node.contents;
+  const path: Path = [];
+  for (let depth = 0; depth < 200; depth++) {
+    if (isMap(node)) {
+      let next: unknown;
+      for (const pair of node.items) {
+        if (!isPair(pair) || !isScalar(pair.key) || !pair.key.range) continue;
+        const key = pair.key;
+        const [ks, ke] = [key.range![0], key.range![1]];
+        if (offset >= ks && offset <= ke) return { path: [...path, String(key.value)], start: ks, end: ke };
+        const value = pair.value as { range?: [number, number, number] } | null;
+        if (value?.range && offset >= value.range[0] && offset <= value.range[1]) {
+          if (isScalar(value)) return { path: [...path, String(key.value)], start: ks, end: ke };
+          path.push(String(key.value));
+          next = value;
+          break;
+        }
+      }
+      if (next === undefined) return undefined;
+      node = next;
+    } else if (isSeq(node)) {
+      const index = node.items.findIndex((item) => {
+        const r = (item as { range?: [number, number, number] } | null)?.range;
+        return !!r && offset >= r[0] && offset <= r[1];
+      });
+      if (index < 0) return undefined;
+      path.push(index);
+      node = node.items[index];
+    } else return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * From the text alone: the keys enclosing the cursor's line (by indentation, list items as index
+ * 0), the keys already written beside it, and, after `key: ` on the cursor's line, that key.
+ */
+function lineContext(text: string, offset: number): { path: Path; siblings: string[]; valueOf?: string } | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const before = text.slice(lineStart, offset);
+  const indent = leadingSpaces(before);
+  const current = parseKeyLine(before);
+  const valueOf = current && before.slice(current.end).trim() === '' && before.endsWith(' ') ? current.key : undefined;
+  const column = current ? current.column : indent;
+  // Walk up: each line less indented than the current level is an enclosing key (or list item).
+  const path: Path = [];
+  const siblings: string[] = [];
+  let level = column;
+  let pos = lineStart - 1;
+  let scanned = 0;
+  while (pos > 0 && scanned++ < 5000) {
+    const start = text.lastIndexOf('\n', pos - 1) + 1;
+    const line = text.slice(start, pos);
+    pos = start - 1;
+    if (line.startsWith('---')) break;
+    if (!line.trim() || line.trimStart().startsWith('#')) continue;
+    const parsed = parseKeyLine(line);
+    const lineIndent = leadingSpaces(line);
+    if (parsed && parsed.column === level && path.length === 0) siblings.push(parsed.key);
+    if (lineIndent < level || (parsed?.dash && parsed.column === level)) {
+      if (parsed?.dash && parsed.column === level) {
+        // A list item holding this level: its other keys are siblings, the list is the parent.
+        siblings.push(parsed.key);
+        path.unshift(0);
+        level = lineIndent;
+        continue;
+      }
+      if (!parsed) {
+        if (line.trimStart().startsWith('- ')) {
+          path.unshift(0);
+          level = lineIndent;
+          continue;
+        }
+        return undefined;
+      }
+      path.unshift(parsed.key);
+      level = lineIndent;
+      if (level === 0) break;
+    }
+  }
+  // Keys after the cursor at the same level are written too, the cursor's own line included.
+  const lineEnd = text.indexOf('\n', offset);
+  const whole = parseKeyLine(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd));
+  if (whole && offset - lineStart <= whole.column) siblings.push(whole.key);
+  let after = lineEnd;
+  let count = 0;
+  while (after >= 0 && after < text.length && count++ < 5000) {
+    const end = text.indexOf('\n', after + 1);
+    const line = text.slice(after + 1, end < 0 ? text.length : end);
+    after = end;
+    if (line.startsWith('---')) break;
+    if (!line.trim() || line.trimStart().startsWith('#')) continue;
+    if (leadingSpaces(line) < column) break;
+    const parsed = parseKeyLine(line);
+    if (parsed && parsed.column === column && !parsed.dash) siblings.push(parsed.key);
+  }
+  return { path, siblings, valueOf };
+}
+
+function leadingSpaces(line: string): number {
+  let i = 0;
+  while (i < line.length && line[i] === ' ') i++;
+  return i;
+}
+
+/** `  key: …` or `  - key: …`: the key, its column, whether a list item starts there, and where the key ends. */
+function parseKeyLine(line: string): { key: string; column: number; dash: boolean; end: number } | undefined {
+  let i = leadingSpaces(line);
+  let dash = false;
+  if (line[i] === '-' && line[i + 1] === ' ') {
+    dash = true;
+    i += 2;
+    while (line[i] === ' ') i++;
+  }
+  const start = i;
+  while (i < line.length && /[A-Za-z0-9_.\-/]/.test(line[i])) i++;
+  if (i === start || line[i] !== ':' || (line[i + 1] !== undefined && line[i + 1] !== ' ')) return undefined;
+  return { key: line.slice(start, i), column: start, dash, end: i + 1 };
+}
