@@ -5,7 +5,6 @@ import type { EngineClient } from '../../engine/client';
 import type { TargetRef } from '../../engine/protocol';
 import type { ClusterConnection } from '../cluster/connection';
 import type { DriftStore } from './store';
-import { userPathSetting } from '../userSetting';
 
 /**
  * Runs drift for one Flux object with a cancellable progress notification and stores the reports.
@@ -34,7 +33,7 @@ export async function runDriftFor(
       const ctx = engineDriftContext(
         deps.engine,
         target,
-        { allowProcesses: trusted, helmBin: userPathSetting(vscode.workspace.getConfiguration('gitopsPreview'), 'helmPath') },
+        { allowNetwork: trusted, offline: vscode.workspace.getConfiguration('gitopsPreview').get<boolean>('charts.offline') === true },
         {
           subject,
           client,
