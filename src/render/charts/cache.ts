@@ -96,6 +96,7 @@ export function cachedChart(cacheDir: string, digest: string): string | undefine
 export function storeChart(cacheDir: string, digest: string, files: readonly TarFile[]): string | undefined {
   const existing = cachedChart(cacheDir, digest);
   if (existing) return existing;
+  if (!files.some((f) => f.path.split('/').length === 2 && f.path.endsWith('/Chart.yaml'))) return undefined;
   fs.mkdirSync(cacheDir, { recursive: true });
   const tmp = path.join(cacheDir, `.tmp-${digest.slice(0, 12)}-${randomBytes(6).toString('hex')}`);
   try {

@@ -19,8 +19,9 @@ export interface IndexEntry {
 export function chartEntries(indexText: string, chart: string): IndexEntry[] | string {
   let doc: unknown;
   try {
-    // An index is a plain document: aliases are refused rather than expanded.
-    doc = parse(indexText, { maxAliasCount: 0, uniqueKeys: false });
+    // Every scalar a string, as helm's typed structs read them: `version: 1.10` is not 1.1, and a
+    // digest of digits only is not a number. Aliases are refused rather than expanded.
+    doc = parse(indexText, { schema: 'failsafe', maxAliasCount: 0, uniqueKeys: false });
   } catch (err) {
     return `index.yaml is not valid YAML (${(err as Error).message.split('\n')[0]})`;
   }
@@ -40,7 +41,7 @@ export function chartEntries(indexText: string, chart: string): IndexEntry[] | s
       version,
       urls: urls.filter((u): u is string => typeof u === 'string'),
       digest: typeof digest === 'string' && digest !== '' ? digest : undefined,
-      created: typeof created === 'string' ? created : created instanceof Date ? created.toISOString() : undefined,
+      created: typeof created === 'string' ? created : undefined,
     });
   }
   return out;
