@@ -266,7 +266,7 @@ test('build hr: a chart from an anonymous OCI registry (HelmRepository type: oci
 test('build hr: an OCIRepository chartRef on a registry that needs credentials: refused without a login, built with the docker config one', async () => {
   const denied = await build('podinfo-private', freshHome());
   assert.equal(denied.code, 1, denied.out);
-  assert.match(denied.err, new RegExp(`could not fetch chart oci://${locked.host}/private/podinfo \\(semver >=6\\.0\\.0\\): http://${locked.host}/v2/private/podinfo/tags/list\\?n=1000: HTTP 401`));
+  assert.match(denied.err, new RegExp(`chart oci://${locked.host}/private/podinfo \\(semver >=6\\.0\\.0\\) cannot be fetched: access refused \\(HTTP 401\\): run \`docker login ${locked.host}\``));
   assert.match(denied.err, /\.docker\/config\.json \(none\)/);
 
   const home = freshHome({ [locked.host]: { auth: Buffer.from(`docker:${locked.password}`).toString('base64') }, [anonymous.host]: { username: 'someone', password: 'elsewhere' } });

@@ -78,10 +78,15 @@ export function chartCacheKey(r: ChartRequest): string {
   }
 }
 
-/** An exact version or a digest names one package forever; anything else may move. */
+/**
+ * A digest names one package forever, and so does a full version: as a constraint `1.2.3` means
+ * `=1.2.3`, while `1.2` is a range (`~1.2`) over an HTTP index. Anything else may move.
+ */
 function isFixed(r: ChartRequest): boolean {
   if (r.kind === 'oci-source') return !!r.digest;
-  return !!r.version && r.version !== '*' && parseVersion(r.version) !== undefined;
+  if (!r.version || r.version === '*' || !parseVersion(r.version)) return false;
+  const core = r.version.split('+')[0].split('-')[0];
+  return r.kind === 'oci-helm' || core.split('.').length === 3;
 }
 
 export async function fetchChart(request: ChartRequest, opts: FetchOptions): Promise<FetchResult> {
@@ -101,11 +106,11 @@ export async function fetchChart(request: ChartRequest, opts: FetchOptions): Pro
     if (got.cancelled) return { ok: false, kind: 'cancelled', error: `the pull of chart ${display} was cancelled` };
     // A registry that cannot be reached now leaves the chart resolved before usable.
     if (known && cached) return { ok: true, value: { dir: cached, version: known.version, digest: known.digest } };
-    return { ok: false, kind: 'unavailable', error: `could not fetch chart ${display}: ${got.error}` };
+    return { ok: false, kind: 'unavailable', error: `chart ${display} cannot be fetched: ${got.error}` };
   }
   const digest = createHash('sha256').update(got.value.tgz).digest('hex');
   if (got.value.expectDigest && got.value.expectDigest !== digest) {
-    return { ok: false, kind: 'unavailable', error: `could not fetch chart ${display}: the package's sha256 is ${digest}, the index says ${got.value.expectDigest}` };
+    return { ok: false, kind: 'unavailable', error: `chart ${display} cannot be fetched: the package's sha256 differs from the index (${got.value.from}: ${digest}, index.yaml: ${got.value.expectDigest})` };
   }
   let dir = cachedChart(opts.cacheDir, digest);
   if (!dir) {
@@ -125,23 +130,23 @@ async function fromHttp(r: Extract<ChartRequest, { kind: 'http' }>, opts: FetchO
   const idxUrl = indexUrl(r.repoUrl);
   const idx = await httpGet(idxUrl, { maxBytes: MAX_INDEX_BYTES, timeoutMs, signal: opts.signal });
   if (!idx.ok) return idx;
-  if (idx.value.status !== 200) return { ok: false, error: `${idxUrl}: HTTP ${idx.value.status}${denied(idx.value.status)}` };
+  if (idx.value.status !== 200) return { ok: false, error: httpRefused(idx.value.status, idxUrl) };
   const entries = chartEntries(idx.value.body.toString('utf8'), r.chart);
-  if (typeof entries === 'string') return { ok: false, error: `${idxUrl}: ${entries}` };
+  if (typeof entries === 'string') return { ok: false, error: `${entries} (${idxUrl})` };
   const entry = pickEntry(entries, r.version);
-  if (typeof entry === 'string') return { ok: false, error: `${idxUrl}: chart '${r.chart}': ${entry}` };
+  if (typeof entry === 'string') return { ok: false, error: `${entry} in ${idxUrl}` };
   const url = packageUrl(r.repoUrl, entry);
-  if (!url) return { ok: false, error: `${idxUrl}: chart '${r.chart}' ${entry.version} has no usable URL` };
+  if (!url) return { ok: false, error: `version ${entry.version} has no usable URL in ${idxUrl}` };
   const pkg = await httpGet(url, { maxBytes: MAX_CHART_BYTES, timeoutMs, signal: opts.signal });
   if (!pkg.ok) return pkg;
-  if (pkg.value.status !== 200) return { ok: false, error: `${url}: HTTP ${pkg.value.status}${denied(pkg.value.status)}` };
+  if (pkg.value.status !== 200) return { ok: false, error: httpRefused(pkg.value.status, url) };
   return { ok: true, value: { tgz: pkg.value.body, version: entry.version, expectDigest: entry.digest?.toLowerCase(), from: url } };
 }
 
-function denied(status: number): string {
+function httpRefused(status: number, url: string): string {
   return status === 401 || status === 403
-    ? ' (access refused; no credentials were sent: a HelmRepository secretRef is a Secret in the cluster, not read from the repository)'
-    : '';
+    ? `access refused (HTTP ${status}): the repository needs credentials, and its secretRef names a Secret in the cluster, which is not read. Tried: GET ${url} without credentials`
+    : `HTTP ${status} from ${url}`;
 }
 
 async function fromOci(r: Exclude<ChartRequest, { kind: 'http' }>, opts: FetchOptions, timeoutMs: number): Promise<Downloaded> {
@@ -166,14 +171,14 @@ async function fromOci(r: Exclude<ChartRequest, { kind: 'http' }>, opts: FetchOp
       // helm stores `+` of a version as `_` in the tag.
       const versions = tags.value.map((t) => t.split('_').join('+'));
       const picked = newestMatching(versions, (v) => v, wanted, { exactFirst: r.kind === 'oci-helm' });
-      if (!picked.ok) return { ok: false, error: `${url}: ${picked.error} among its ${versions.length} tag(s)` };
+      if (!picked.ok) return { ok: false, error: `${picked.error} among the ${versions.length} tag(s) of ${url}` };
       version = picked.value;
     }
     reference = version.split('+').join('_');
   }
   const layer = await client.chartLayer(reference);
   if (!layer.ok) return layer;
-  if (layer.value.size > MAX_CHART_BYTES) return { ok: false, error: `${url}: the chart layer is ${layer.value.size} bytes, over the ${MAX_CHART_BYTES} limit` };
+  if (layer.value.size > MAX_CHART_BYTES) return { ok: false, error: `the chart layer is ${layer.value.size} bytes, over the ${MAX_CHART_BYTES} limit (${url})` };
   const blob = await client.blob(layer.value.digest, MAX_CHART_BYTES);
   if (!blob.ok) return blob;
   return { ok: true, value: { tgz: blob.value, version, from: `${url}@${layer.value.manifestDigest}` } };

@@ -6,7 +6,7 @@
 
 export interface GetOptions {
   headers?: Record<string, string>;
-  /** Sent only while the request stays on this host (`host:port` of the first URL). */
+  /** Sent only while the request stays on this host (`host:port` of the first URL) and scheme. */
   authorization?: string;
   maxBytes: number;
   timeoutMs: number;
@@ -28,14 +28,15 @@ export type GetResult = { ok: true; value: GetResponse } | { ok: false; error: s
 export async function httpGet(url: string, opts: GetOptions): Promise<GetResult> {
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const authHost = new URL(url).host;
+  const first = new URL(url);
   let current = url;
   try {
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const u = new URL(current);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') return { ok: false, error: `${current}: only http and https are followed` };
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') return { ok: false, error: `only http and https are followed, not ${current}` };
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-      if (opts.authorization && u.host === authHost) headers.Authorization = opts.authorization;
+      // Not to another host, and not in clear text after a redirect from https to http.
+      if (opts.authorization && u.host === first.host && u.protocol === first.protocol) headers.Authorization = opts.authorization;
       const res = await fetch(current, { headers, redirect: 'manual', signal });
       if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
         await res.body?.cancel();
@@ -43,15 +44,15 @@ export async function httpGet(url: string, opts: GetOptions): Promise<GetResult>
         continue;
       }
       const body = await readCapped(res, opts.maxBytes);
-      if (body === undefined) return { ok: false, error: `${current}: the response is larger than ${opts.maxBytes} bytes` };
+      if (body === undefined) return { ok: false, error: `the response is larger than ${opts.maxBytes} bytes (GET ${current})` };
       return { ok: true, value: { status: res.status, headers: res.headers, body, url: current } };
     }
-    return { ok: false, error: `${url}: more than ${MAX_REDIRECTS} redirects` };
+    return { ok: false, error: `more than ${MAX_REDIRECTS} redirects (GET ${url})` };
   } catch (err) {
-    if (opts.signal?.aborted) return { ok: false, error: `${current}: cancelled`, cancelled: true };
-    if (timeout.aborted) return { ok: false, error: `${current}: no answer within ${Math.round(opts.timeoutMs / 1000)} s` };
+    if (opts.signal?.aborted) return { ok: false, error: `cancelled (GET ${current})`, cancelled: true };
+    if (timeout.aborted) return { ok: false, error: `no answer within ${Math.round(opts.timeoutMs / 1000)} s (GET ${current})` };
     const e = err as Error & { cause?: { code?: string; message?: string } };
-    return { ok: false, error: `${current}: ${e.cause?.code ?? e.cause?.message ?? e.message}` };
+    return { ok: false, error: `${e.cause?.code ?? e.cause?.message ?? e.message} (GET ${current})` };
   }
 }
 

@@ -26,7 +26,32 @@ export interface OciRef {
   scheme: 'https' | 'http';
 }
 
-/** `oci://host[:port]/path` → its parts; undefined when it is not one. */
+const isLowerAlnum = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+
+/** The distribution spec's repository name: lower-case path segments of [a-z0-9] joined by `.`, `_`, `__` or `-`s. */
+function validRepository(name: string): boolean {
+  return name.split('/').every((seg) => {
+    if (!seg || !isLowerAlnum(seg[0]) || !isLowerAlnum(seg[seg.length - 1])) return false;
+    for (const c of seg) if (!isLowerAlnum(c) && c !== '.' && c !== '_' && c !== '-') return false;
+    return true;
+  });
+}
+
+function validHost(host: string): boolean {
+  if (!host) return false;
+  for (const c of host) if (!isLowerAlnum(c) && c !== '.' && c !== '-' && c !== ':' && c !== '[' && c !== ']') return false;
+  return true;
+}
+
+/** A tag (`[A-Za-z0-9_][A-Za-z0-9._-]{0,127}`) or a sha256 digest: what may stand in a manifest URL. */
+export function validReference(ref: string): boolean {
+  if (ref.startsWith('sha256:')) return /^sha256:[0-9a-f]{64}$/.test(ref);
+  if (ref.length === 0 || ref.length > 128 || ref[0] === '.' || ref[0] === '-') return false;
+  for (const c of ref) if (!isLowerAlnum(c.toLowerCase()) && c !== '.' && c !== '_' && c !== '-') return false;
+  return true;
+}
+
+/** `oci://host[:port]/path` → its parts; undefined when it is not one (nothing of it may bend the request path). */
 export function parseOciUrl(url: string, insecure: boolean): OciRef | undefined {
   if (!url.startsWith('oci://')) return undefined;
   const rest = url.slice('oci://'.length);
@@ -34,7 +59,7 @@ export function parseOciUrl(url: string, insecure: boolean): OciRef | undefined 
   if (slash <= 0) return undefined;
   const host = rest.slice(0, slash).toLowerCase();
   const repository = rest.slice(slash + 1).split('/').filter((s) => s !== '').join('/');
-  if (!repository || repository.split('/').some((s) => s === '.' || s === '..')) return undefined;
+  if (!validHost(host) || !validRepository(repository)) return undefined;
   return { host, repository, scheme: insecure ? 'http' : 'https' };
 }
 
@@ -82,42 +107,51 @@ export class OciClient {
 
   private checked(res: GetResponse, url: string): OciResult<GetResponse> {
     if (res.status === 200) return { ok: true, value: res };
-    const denied = res.status === 401 || res.status === 403;
-    const why = denied ? this.deniedWhy() : '';
-    return { ok: false, status: res.status, error: `${url}: HTTP ${res.status}${why}` };
+    if (res.status === 401 || res.status === 403) return this.denied(res.status, url);
+    return { ok: false, status: res.status, error: `HTTP ${res.status} from ${url}` };
   }
 
-  private deniedWhy(): string {
-    const tried = this.login().tried;
-    return ` (access refused; credentials looked for in ${tried.join(', ')}${this.attempts.length ? `; ${this.attempts.join('; ')}` : ''}. A HelmRepository or OCIRepository secretRef is a Secret in the cluster, not read from the repository: log in with \`docker login\` or \`helm registry login\` for ${this.ref.host})`;
+  /** What fails and the fix first, then what was tried. */
+  private denied(status: number, url: string): OciResult<never> {
+    const host = this.ref.host;
+    const tried = [...this.attempts, `credentials looked for in ${this.login().tried.join(', ')}`];
+    return {
+      ok: false,
+      status,
+      error: `access refused (HTTP ${status}): run \`docker login ${host}\` or \`helm registry login ${host}\`. Tried: GET ${url}; ${tried.join('; ')}; a secretRef names a Secret in the cluster, which is not read`,
+    };
   }
 
   private async authenticate(res: GetResponse): Promise<OciResult<void>> {
     const challenge = parseChallenge(res.headers.get('www-authenticate'));
     const { login } = this.login();
     if (challenge?.scheme === 'basic') {
-      if (!login) return { ok: false, status: 401, error: `${res.url}: HTTP 401${this.deniedWhy()}` };
+      if (!login) return this.denied(401, res.url);
       this.attempts.push(`basic auth with the login from ${login.source}`);
       this.authorization = basicAuth(login);
       return { ok: true, value: undefined };
     }
-    if (challenge?.scheme !== 'bearer' || !challenge.params.realm) return { ok: false, status: 401, error: `${res.url}: HTTP 401 without a challenge this client knows${this.deniedWhy()}` };
+    if (challenge?.scheme !== 'bearer' || !challenge.params.realm) {
+      this.attempts.push('the registry asked for no Basic or Bearer authentication');
+      return this.denied(401, res.url);
+    }
     let realm: URL;
     try {
       realm = new URL(challenge.params.realm);
     } catch {
-      return { ok: false, error: `${res.url}: the token realm '${challenge.params.realm}' is not a URL` };
+      return { ok: false, error: `the token realm '${challenge.params.realm}' named by ${res.url} is not a URL` };
     }
-    if (realm.protocol !== 'https:' && realm.protocol !== 'http:') return { ok: false, error: `${res.url}: the token realm '${challenge.params.realm}' is not http(s)` };
+    if (realm.protocol !== 'https:' && realm.protocol !== 'http:') return { ok: false, error: `the token realm '${challenge.params.realm}' named by ${res.url} is not http(s)` };
     if (challenge.params.service) realm.searchParams.set('service', challenge.params.service);
     realm.searchParams.set('scope', challenge.params.scope || `repository:${this.ref.repository}:pull`);
-    // The login belongs to the registry's host: a realm elsewhere gets an anonymous request.
-    const sameHost = realm.host === this.ref.host;
+    // The login belongs to the registry's host: a realm elsewhere (or in clear text where the
+    // registry is not) gets an anonymous request.
+    const sameHost = realm.host === this.ref.host && (realm.protocol === 'https:' || this.ref.scheme === 'http');
     const authorization = login && sameHost ? basicAuth(login) : undefined;
     this.attempts.push(authorization ? `a token from ${realm.origin}${realm.pathname} with the login from ${login!.source}` : `an anonymous token from ${realm.origin}${realm.pathname}${login && !sameHost ? ' (the login is not sent to another host)' : ''}`);
     const tokenRes = await httpGet(realm.toString(), { authorization, maxBytes: MAX_TOKEN_BYTES, timeoutMs: this.opts.timeoutMs, signal: this.opts.signal });
     if (!tokenRes.ok) return tokenRes;
-    if (tokenRes.value.status !== 200) return { ok: false, status: tokenRes.value.status, error: `${realm.origin}${realm.pathname}: token request answered HTTP ${tokenRes.value.status}${this.deniedWhy()}` };
+    if (tokenRes.value.status !== 200) return this.denied(tokenRes.value.status, `${realm.origin}${realm.pathname}`);
     let token: unknown;
     try {
       const body = JSON.parse(tokenRes.value.body.toString('utf8')) as Record<string, unknown>;
@@ -125,7 +159,7 @@ export class OciClient {
     } catch {
       token = undefined;
     }
-    if (typeof token !== 'string' || token === '') return { ok: false, error: `${realm.origin}${realm.pathname}: the token response holds no token` };
+    if (typeof token !== 'string' || token === '') return { ok: false, error: `the token response of ${realm.origin}${realm.pathname} holds no token` };
     this.authorization = `Bearer ${token}`;
     return { ok: true, value: undefined };
   }
@@ -141,7 +175,7 @@ export class OciClient {
       try {
         tags = (JSON.parse(res.value.body.toString('utf8')) as { tags?: unknown }).tags;
       } catch {
-        return { ok: false, error: `${this.url('tags/list')}: the answer is not JSON` };
+        return { ok: false, error: `the tags list is not JSON (${this.url('tags/list')})` };
       }
       if (Array.isArray(tags)) for (const t of tags) if (typeof t === 'string') out.push(t);
       next = nextPage(res.value.headers.get('link'), this.ref.repository);
@@ -151,20 +185,21 @@ export class OciClient {
 
   /** The chart layer's descriptor in the manifest of `reference` (a tag or a digest). */
   async chartLayer(reference: string): Promise<OciResult<{ digest: string; size: number; manifestDigest: string }>> {
+    if (!validReference(reference)) return { ok: false, error: `'${reference}' is not an OCI tag or sha256 digest` };
     const res = await this.get(`manifests/${reference}`, MANIFEST_TYPES, MAX_MANIFEST_BYTES);
     if (!res.ok) return res;
     const manifestDigest = `sha256:${createHash('sha256').update(res.value.body).digest('hex')}`;
-    if (reference.startsWith('sha256:') && reference !== manifestDigest) return { ok: false, error: `${this.url(`manifests/${reference}`)}: the manifest's digest is ${manifestDigest}` };
+    if (reference.startsWith('sha256:') && reference !== manifestDigest) return { ok: false, error: `the manifest's digest is ${manifestDigest}, not the ${reference} asked for (${this.url(`manifests/${reference}`)})` };
     let layers: unknown;
     try {
       layers = (JSON.parse(res.value.body.toString('utf8')) as { layers?: unknown }).layers;
     } catch {
-      return { ok: false, error: `${this.url(`manifests/${reference}`)}: the manifest is not JSON` };
+      return { ok: false, error: `the manifest is not JSON (${this.url(`manifests/${reference}`)})` };
     }
     const list = Array.isArray(layers) ? (layers as { mediaType?: unknown; digest?: unknown; size?: unknown }[]) : [];
     const layer = list.find((l) => l.mediaType === HELM_CHART_LAYER) ?? list[0];
     if (!layer || typeof layer.digest !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(layer.digest)) {
-      return { ok: false, error: `${this.url(`manifests/${reference}`)}: no chart layer (${HELM_CHART_LAYER})` };
+      return { ok: false, error: `the manifest has no chart layer (${HELM_CHART_LAYER}) (${this.url(`manifests/${reference}`)})` };
     }
     return { ok: true, value: { digest: layer.digest, size: typeof layer.size === 'number' ? layer.size : 0, manifestDigest } };
   }
@@ -174,7 +209,7 @@ export class OciClient {
     const res = await this.get(`blobs/${digest}`, undefined, maxBytes);
     if (!res.ok) return res;
     const actual = `sha256:${createHash('sha256').update(res.value.body).digest('hex')}`;
-    if (actual !== digest) return { ok: false, error: `${this.url(`blobs/${digest}`)}: the content's digest is ${actual}` };
+    if (actual !== digest) return { ok: false, error: `the blob's content has digest ${actual}, not ${digest} (${this.url(`blobs/${digest}`)})` };
     return { ok: true, value: res.value.body };
   }
 }

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fetchChart, type ChartRequest, type FetchOptions } from '../../../../src/render/charts/fetch';
 import { findLogin, registryHost } from '../../../../src/render/charts/credentials';
-import { HELM_CHART_LAYER } from '../../../../src/render/charts/oci';
+import { HELM_CHART_LAYER, parseOciUrl, validReference } from '../../../../src/render/charts/oci';
 
 const sharedCharts = path.resolve(__dirname, '../../../../../shared/charts/repo');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-preview-fetch-'));
@@ -95,7 +95,7 @@ test('HTTP repository: a package whose sha256 differs from the index is refused;
   try {
     const r = await fetchChart({ kind: 'http', repoUrl: `http://${repo.base}/`, chart: 'podinfo', version: '6.14.1' }, options());
     assert.ok(!r.ok);
-    assert.match(r.error, /could not fetch chart podinfo@6\.14\.1 from http:\/\/127\.0\.0\.1:\d+\/: the package's sha256 is [0-9a-f]{64}, the index says 0{64}/);
+    assert.match(r.error, /^chart podinfo@6\.14\.1 from http:\/\/127\.0\.0\.1:\d+\/ cannot be fetched: the package's sha256 differs from the index \(http:\/\/127\.0\.0\.1:\d+\/podinfo-6\.14\.1\.tgz: [0-9a-f]{64}, index\.yaml: 0{64}\)$/);
   } finally {
     await repo.close();
   }
@@ -106,7 +106,7 @@ test('HTTP repository: a package whose sha256 differs from the index is refused;
   try {
     const r = await fetchChart({ kind: 'http', repoUrl: `http://${locked.base}`, chart: 'podinfo' }, options());
     assert.ok(!r.ok && r.kind === 'unavailable');
-    assert.match(r.error, /index\.yaml: HTTP 401 \(access refused; no credentials were sent: a HelmRepository secretRef is a Secret in the cluster, not read from the repository\)/);
+    assert.match(r.error, /cannot be fetched: access refused \(HTTP 401\): the repository needs credentials, and its secretRef names a Secret in the cluster, which is not read\. Tried: GET http:\/\/127\.0\.0\.1:\d+\/index\.yaml without credentials$/);
   } finally {
     await locked.close();
   }
@@ -258,10 +258,15 @@ test('OCI: a Basic challenge (htpasswd registry) uses the login; without one the
     const env = dockerConfig({ 'ghcr.io': { auth: Buffer.from('u:p').toString('base64') } }, { credHelpers: { [reg.base]: 'secretservice' } });
     const without = await fetchChart(request, options({ env }));
     assert.ok(!without.ok && without.kind === 'unavailable');
-    assert.match(without.error, /^could not fetch chart oci:\/\/127\.0\.0\.1:\d+\/charts\/podinfo \(semver ~6\.13 \|\| \^6\.14\): http:\/\/127\.0\.0\.1:\d+\/v2\/charts\/podinfo\/tags\/list\?n=1000: HTTP 401 \(access refused; credentials looked for in /);
+    const host = reg.base.split('.').join('\\.');
+    assert.match(
+      without.error,
+      new RegExp(`^chart oci://${host}/charts/podinfo \\(semver ~6\\.13 \\|\\| \\^6\\.14\\) cannot be fetched: access refused \\(HTTP 401\\): run \`docker login ${host}\` or \`helm registry login ${host}\`\\. Tried: GET http://${host}/v2/charts/podinfo/tags/list\\?n=1000; credentials looked for in `),
+    );
+    assert.ok(without.error.split(' or `helm registry login')[0].length < 160, 'what fails and the fix come first');
+    assert.match(without.error, /; a secretRef names a Secret in the cluster, which is not read$/);
     assert.ok(without.error.includes(`${env.HOME}/.config/helm/registry/config.json (none)`), without.error);
     assert.ok(without.error.includes(`${env.HOME}/.docker/config.json (no inline auths entry for ${reg.base}; credential helpers are not run)`), without.error);
-    assert.match(without.error, /secretRef is a Secret in the cluster, not read from the repository/);
     assert.ok(!without.error.includes('dTpw') && !without.error.includes('u:p'));
   } finally {
     await reg.close();
@@ -278,4 +283,22 @@ test('registry hosts: scheme, path and docker hub aliases normalised, the port k
   assert.equal(findLogin('registry-1.docker.io', env).login?.username, 'hub');
   assert.equal(findLogin('example.com', env).login, undefined, 'a suffix is another host');
   assert.equal(findLogin('evil.example.com:443', env).login, undefined, 'another port is another registry');
+});
+
+test('OCI URLs and references from the repository cannot bend the request path', async () => {
+  assert.deepEqual(parseOciUrl('oci://ghcr.io/org/charts/', false), { host: 'ghcr.io', repository: 'org/charts', scheme: 'https' });
+  assert.equal(parseOciUrl('oci://127.0.0.1:5000/charts', true)?.scheme, 'http');
+  for (const bad of ['oci://ghcr.io/a/../b', 'oci://ghcr.io/a?x=1', 'oci://ghcr.io/a#b', 'oci://ghcr.io/A', 'oci://ghcr.io', 'oci://user@ghcr.io/a', 'https://ghcr.io/a']) {
+    assert.equal(parseOciUrl(bad, false), undefined, bad);
+  }
+  for (const ok of ['6.14.1', 'v1.2.3_build.1', 'latest', `sha256:${'a'.repeat(64)}`]) assert.ok(validReference(ok), ok);
+  for (const bad of ['../x', 'a/b', '.hidden', '-x', 'a?b', `sha256:${'a'.repeat(63)}`, 'x'.repeat(129)]) assert.ok(!validReference(bad), bad);
+  const reg = await serve((_req, res) => res.end('{}'));
+  try {
+    const r = await fetchChart({ kind: 'oci-source', url: `oci://${reg.base}/charts/podinfo`, tag: '../../../v2/_catalog', insecure: true }, options());
+    assert.ok(!r.ok && /'\.\.\/\.\.\/\.\.\/v2\/_catalog' is not an OCI tag or sha256 digest/.test(r.error), JSON.stringify(r));
+    assert.equal(reg.seen.length, 0);
+  } finally {
+    await reg.close();
+  }
 });
