@@ -150,7 +150,7 @@ export interface RenderParams {
   /** Only the chart cache is used for HelmRepository/OCIRepository charts. */
   offline?: boolean;
   revealSecretValues?: boolean;
-  /** Time limit of one build or chart pull (CLI `--timeout`). */
+  /** Time limit of one build or chart fetch (CLI `--timeout`). */
   timeoutMs?: number;
   /** kustomize-controller's StrictPostBuildSubstitutions; default: as the repository runs it (on from Flux 2.9 unless a file turns the gate off). */
   strictSubstitution?: boolean;

@@ -108,7 +108,7 @@ async function remoteChart(loc: Extract<ChartLocation, { kind: 'remote' }>, opts
   const offline = getOwn(opts, 'offline') === true;
   const allowNetwork = getOwn(opts, 'allowNetwork') === true && !offline;
   const noNetworkReason = offline
-    ? 'charts are not fetched offline (--offline, gitopsPreview.charts.offline)'
+    ? 'charts are not fetched offline: run once without --offline (or gitopsPreview.charts.offline) to fetch it'
     : 'fetching charts is disabled in an untrusted workspace: trust the workspace to fetch it';
   const got = await fetchChart(loc.request, { cacheDir, allowNetwork, noNetworkReason, env, timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal });
   return got.ok ? ok(got.value.dir) : fail(got.kind, `${label}: ${got.error}`);

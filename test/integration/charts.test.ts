@@ -253,7 +253,7 @@ test('build hr: a chart from an HTTP chart repository (a version range), no helm
   assert.equal(offline.out, r.out);
   const cold = await build('podinfo-http', freshHome(), ['--offline']);
   assert.equal(cold.code, 1);
-  assert.match(cold.err, new RegExp(`chart podinfo@6\\.x from http://${chartBase}/ is not in the chart cache \\(.*\\), and charts are not fetched offline`));
+  assert.match(cold.err, new RegExp(`chart podinfo@6\\.x from http://${chartBase}/ is not in the chart cache, and charts are not fetched offline: run once without --offline`));
 });
 
 test('build hr: a chart from an anonymous OCI registry (HelmRepository type: oci, a range over the tags)', async () => {

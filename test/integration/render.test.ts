@@ -111,7 +111,7 @@ test('rendering needs no process, no binary and no network; only an uncached cha
   try {
     const denied = await renderHelmRelease(example, podinfo, { ...noProcess, cacheDir });
     assert.ok(!denied.ok && denied.error.kind === 'not-allowed', JSON.stringify(denied));
-    assert.match(denied.error.message, /is not in the chart cache .*fetching charts is disabled in an untrusted workspace/);
+    assert.match(denied.error.message, /is not in the chart cache, and fetching charts is disabled in an untrusted workspace: trust the workspace to fetch it/);
     const offline = await renderHelmRelease(example, podinfo, { allowNetwork: true, offline: true, cacheDir });
     assert.ok(!offline.ok && offline.error.kind === 'not-allowed', JSON.stringify(offline));
     assert.match(offline.error.message, /charts are not fetched offline/);

@@ -98,7 +98,7 @@ export async function fetchChart(request: ChartRequest, opts: FetchOptions): Pro
     return { ok: true, value: { dir: cached, version: known.version, digest: known.digest } };
   }
   if (!opts.allowNetwork) {
-    return { ok: false, kind: 'not-allowed', error: `chart ${display} is not in the chart cache (${opts.cacheDir}), and ${opts.noNetworkReason}.` };
+    return { ok: false, kind: 'not-allowed', error: `chart ${display} is not in the chart cache, and ${opts.noNetworkReason} (chart cache: ${opts.cacheDir})` };
   }
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const got = request.kind === 'http' ? await fromHttp(request, opts, timeoutMs) : await fromOci(request, opts, timeoutMs);

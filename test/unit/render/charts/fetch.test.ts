@@ -118,7 +118,7 @@ test('no network allowed (untrusted, offline) and nothing cached: no request, an
     const opts = options({ allowNetwork: false, noNetworkReason: 'fetching charts is disabled in an untrusted workspace' });
     const r = await fetchChart({ kind: 'http', repoUrl: `http://${repo.base}`, chart: 'podinfo', version: '6.14.1' }, opts);
     assert.ok(!r.ok && r.kind === 'not-allowed');
-    assert.equal(r.error, `chart podinfo@6.14.1 from http://${repo.base} is not in the chart cache (${opts.cacheDir}), and fetching charts is disabled in an untrusted workspace.`);
+    assert.equal(r.error, `chart podinfo@6.14.1 from http://${repo.base} is not in the chart cache, and fetching charts is disabled in an untrusted workspace (chart cache: ${opts.cacheDir})`);
     assert.equal(repo.seen.length, 0);
   } finally {
     await repo.close();
