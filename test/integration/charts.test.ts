@@ -17,10 +17,10 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { registryTool } from './tools';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const sharedCharts = path.join(repoRoot, '..', 'shared', 'charts', 'repo');
-const registryBin = process.env.REGISTRY_BIN ?? path.join(os.homedir(), '.cache/gitops-preview/bin/registry-v3.0.0/registry');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-preview-charts-it-'));
 
 const HELM_CONFIG = 'application/vnd.cncf.helm.config.v1+json';
@@ -58,7 +58,7 @@ async function startRegistry(name: string, withAuth: boolean): Promise<Registry>
     ...(withAuth ? ['auth:', '  htpasswd:', '    realm: charts-test', `    path: ${JSON.stringify(path.join(dir, 'htpasswd'))}`] : []),
   ].join('\n');
   fs.writeFileSync(path.join(dir, 'config.yml'), `${config}\n`);
-  const proc = spawn(registryBin, ['serve', path.join(dir, 'config.yml')], { stdio: ['ignore', 'pipe', 'pipe'], env: { HOME: dir, PATH: '' } });
+  const proc = spawn(registryTool(repoRoot), ['serve', path.join(dir, 'config.yml')], { stdio: ['ignore', 'pipe', 'pipe'], env: { HOME: dir, PATH: '' } });
   let log = '';
   proc.stdout!.on('data', (d: Buffer) => (log += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (log += d.toString()));
@@ -197,7 +197,7 @@ ${release('podinfo-http', '  chart:\n    spec:\n      chart: podinfo\n      vers
 }
 
 before(async () => {
-  assert.ok(fs.existsSync(registryBin), `the registry is not built (${registryBin}): run bash test/cluster/build.sh registry`);
+  registryTool(repoRoot);
   chartServer = http.createServer((req, res) => {
     const name = (req.url ?? '/').slice(1);
     if (name === 'index.yaml') return void res.end(fs.readFileSync(path.join(sharedCharts, 'index.yaml'), 'utf8').split('http://charts.invalid/').join(`http://${chartBase}/`));
