@@ -56,7 +56,7 @@ async function cold(args: { root: string; cacheDir?: string }): Promise<ColdResu
   for (const target of targets) {
     const key = `${target.cluster}/${target.namespace}/${target.name}`;
     const t = performance.now();
-    const r = await engine.request('render', { target, allowProcesses: false });
+    const r = await engine.request('render', { target, allowNetwork: false });
     builds.push({ key, ms: performance.now() - t, ok: r.ok, ...(r.ok ? {} : { error: r.error.message.split('\n').slice(0, 2).join(' ').trim() }) });
     if (r.ok) values.set(key, r.value);
   }

@@ -186,7 +186,7 @@ export class Engine {
     if (this.early) return;
     if (this.options.builds) {
       let started = false;
-      for (const f of this.folders) if (f.startEarly({ allowProcesses: false })) started = true;
+      for (const f of this.folders) if (f.startEarly({ allowNetwork: false })) started = true;
       if (started) {
         // The builds reach the kustomize worker only once this thread is free: it rebuilds the
         // model (in status()) after that, while they run.
@@ -227,7 +227,7 @@ export class Engine {
           for (const f of this.folders) {
             const t0 = performance.now();
             try {
-              const r = await f.refine({ allowProcesses: false });
+              const r = await f.refine({ allowNetwork: false });
               if (r && this.timings) {
                 this.timings.renders.push(...r.renders);
                 this.timings.modelMs += r.modelMs;
@@ -438,8 +438,8 @@ export class Engine {
       }
       const model = folder.model();
       const opts: RenderOptions = {
-        allowProcesses: params.allowProcesses,
-        helmBin: params.helmBin,
+        allowNetwork: params.allowNetwork,
+        offline: params.offline,
         revealSecretValues: params.revealSecretValues,
         timeoutMs: params.timeoutMs,
         strictSubstitution: strict,

@@ -67,7 +67,7 @@ export class Folder {
   /**
    * `node`'s render (of this folder's current model) from the refinement's build of it, when the
    * model holds a whole build of this session: as `renderKustomization` with the refinement's
-   * options (allowProcesses false, secret values masked, `strictSubstitution`) would give it. A copy.
+   * options (allowNetwork false, secret values masked, `strictSubstitution`) would give it. A copy.
    */
   refinedRender(node: KustomizationNode): RenderResult | undefined {
     const slot = this.buildSlot(node);

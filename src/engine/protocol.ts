@@ -155,16 +155,16 @@ export interface LiveSnapshot {
 
 export interface RenderParams {
   target: TargetRef;
-  /** False in untrusted workspaces: nothing is spawned (builds never spawn; only a chart pull would). */
-  allowProcesses: boolean;
-  /** helm binary for pulling charts that are not cached. */
-  helmBin?: string;
+  /** False in untrusted workspaces: no network request (builds never make one; only a chart fetch would). */
+  allowNetwork: boolean;
+  /** Only the chart cache is used for HelmRepository/OCIRepository charts. */
+  offline?: boolean;
   revealSecretValues?: boolean;
-  /** Time limit of one build or chart pull (CLI `--timeout`). */
+  /** Time limit of one build or chart fetch (CLI `--timeout`). */
   timeoutMs?: number;
   /** kustomize-controller's StrictPostBuildSubstitutions; default: as the repository runs it (on from Flux 2.9 unless a file turns the gate off). */
   strictSubstitution?: boolean;
-  /** Environment for `helm pull` (PATH lookup too); default the engine's process environment. The builds see none. */
+  /** Environment for chart fetches (where registry logins and the chart cache are); default the engine's process environment. The builds see none. */
   env?: Record<string, string | undefined>;
 }
 

@@ -5,7 +5,7 @@
  * that true wherever a workspace or folder value is written, trusted or not. No `vscode` import:
  * callers pass `vscode.workspace.getConfiguration('gitopsPreview')`.
  */
-export type UserPathSetting = 'helmPath' | 'kubeconfig';
+export type UserPathSetting = 'kubeconfig';
 
 export interface InspectableConfiguration {
   inspect<T>(key: string): { globalValue?: T } | undefined;

@@ -5,9 +5,9 @@ import { fail as failWith, ok, type Result } from '../core/result';
  * ("install kustomize", "this entry is remote", "variable X is not set") instead of a stack.
  */
 export type RenderErrorKind =
-  /** A WebAssembly module (dist/wasm) is missing, or helm (for a chart pull) could not be found or started. */
+  /** A WebAssembly module (dist/wasm) is missing. */
   | 'missing-binary'
-  /** A process would be needed (a chart pull) and processes are not allowed (untrusted workspace). */
+  /** A chart would have to be fetched and the network is not allowed (untrusted workspace) or offline. */
   | 'not-allowed'
   /** The Kustomization's or HelmRelease's inputs are not in the workspace (external source, remote base, missing chart). */
   | 'unavailable'

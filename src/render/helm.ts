@@ -1,16 +1,14 @@
 /**
  * helm-controller's install of one HelmRelease, as `helm template`: the chart from the workspace
- * (GitRepository) or from the chart cache (HelmRepository, OCIRepository: pulled there by the helm
- * binary when the chart is not cached yet, the only process rendering may start), the merged values,
+ * (GitRepository) or from the chart cache (HelmRepository, OCIRepository: fetched there in process
+ * when it is not cached yet and the network is allowed, see charts/fetch.ts), the merged values,
  * release name and namespace as the controller computes them, then its post-renderers
  * (kustomize patches/images, commonMetadata, origin labels). helm's and kustomize's own code run
  * as WebAssembly over in-memory copies of the chart's files.
  */
 import { parseYaml, QUIET } from '../core/yaml/document';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
 import { parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { wasmModule } from '../engine/wasm/pool';
 import type { MemFile } from '../engine/wasm/protocol';
@@ -26,12 +24,12 @@ import { maskSops } from '../core/flux/mask';
 import { setCommonMetadata } from '../core/flux/postbuild';
 import type { Result } from '../core/result';
 import { fail, ok, type RenderError } from './errors';
-import { resolveHelm, runProcess } from './exec';
-import { diskDirFiles, InputBudget, removeDir } from './files';
+import { defaultChartCache } from './charts/cache';
+import { describeRequest, fetchChart, type ChartRequest } from './charts/fetch';
+import { diskDirFiles, InputBudget } from './files';
 import { DEFAULT_TIMEOUT_MS } from './kustomize';
 import type { HelmRenderResult, RenderedObject, RenderOptions } from './types';
 import { fromWasm } from './wasm';
-import { trimEndChars } from '../core/text';
 
 export const HELM_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
 export const HELM_NAMESPACE_LABEL = 'helm.toolkit.fluxcd.io/namespace';
@@ -41,14 +39,12 @@ function hrLabel(hr: HelmReleaseNode): string {
   return `HelmRelease ${hr.applied.namespace ?? 'default'}/${hr.applied.name}`;
 }
 
-export function defaultChartCache(): string {
-  return path.join(os.homedir(), '.cache', 'gitops-preview', 'charts');
-}
+/** Where the chart comes from: a folder of the workspace, or a chart repository or registry. */
+type ChartLocation = { kind: 'local'; dir: string; view: SourceView; display: string } | { kind: 'remote'; request: ChartRequest; display: string };
 
-/** Where the chart comes from: a folder of the workspace, or a reference helm pulls. */
-type ChartLocation =
-  | { kind: 'local'; dir: string; view: SourceView; display: string }
-  | { kind: 'pull'; ref: string; repo?: string; version?: string; display: string };
+function remote(request: ChartRequest): ChartLocation {
+  return { kind: 'remote', request, display: describeRequest(request) };
+}
 
 function sourceViewOf(model: RepoModel, hr: HelmReleaseNode, kind: string, name: string, namespace: string): SourceView | undefined {
   // The Kustomizations of the cluster already resolved their sources (workspace remotes included).
@@ -72,7 +68,6 @@ function locateChart(model: RepoModel, hr: HelmReleaseNode): Result<ChartLocatio
   const chartSpec = asRecord(asRecord(spec.chart)?.spec) ?? {};
   const chart = asString(chartSpec.chart) ?? '';
   const version = asString(chartSpec.version);
-  const pinned = version && version !== '*' ? version : undefined;
   switch (ref.kind) {
     case 'GitRepository':
     case 'Bucket': {
@@ -86,20 +81,15 @@ function locateChart(model: RepoModel, hr: HelmReleaseNode): Result<ChartLocatio
     case 'HelmRepository': {
       if (!source) return fail('unavailable', `${label}: HelmRepository ${ref.namespace}/${ref.name} is not in the workspace.`);
       const url = asString(sourceSpec.url) ?? '';
-      if (sourceSpec.type === 'oci' || url.startsWith('oci://')) {
-        return ok({ kind: 'pull', ref: `${trimEndChars(url, '/')}/${chart}`, version: pinned, display: `${url}/${chart}${pinned ? `@${pinned}` : ''}` });
-      }
-      if (!/^https?:\/\//.test(url)) return fail('invalid', `${label}: HelmRepository ${ref.namespace}/${ref.name} has no http(s) or oci:// url.`);
-      return ok({ kind: 'pull', ref: chart, repo: url, version: pinned, display: `${chart}${pinned ? `@${pinned}` : ''} from ${url}` });
+      if (sourceSpec.type === 'oci' || url.startsWith('oci://')) return ok(remote({ kind: 'oci-helm', url, chart, version, insecure: sourceSpec.insecure === true }));
+      if (!url.startsWith('http://') && !url.startsWith('https://')) return fail('invalid', `${label}: HelmRepository ${ref.namespace}/${ref.name} has no http(s) or oci:// url.`);
+      return ok(remote({ kind: 'http', repoUrl: url, chart, version }));
     }
     case 'OCIRepository': {
       if (!source) return fail('unavailable', `${label}: OCIRepository ${ref.namespace}/${ref.name} is not in the workspace.`);
       const url = asString(sourceSpec.url) ?? '';
       const r = asRecord(sourceSpec.ref) ?? {};
-      const v = asString(r.tag) ?? asString(r.semver);
-      const digest = asString(r.digest);
-      const full = digest ? `${url}@${digest}` : url;
-      return ok({ kind: 'pull', ref: full, version: digest ? undefined : v, display: `${full}${!digest && v ? `:${v}` : ''}` });
+      return ok(remote({ kind: 'oci-source', url, tag: asString(r.tag), semver: asString(r.semver), digest: asString(r.digest), insecure: sourceSpec.insecure === true }));
     }
     default:
       return fail('unavailable', `${label}: charts from ${ref.kind} cannot be rendered locally.`);
@@ -107,50 +97,21 @@ function locateChart(model: RepoModel, hr: HelmReleaseNode): Result<ChartLocatio
 }
 
 /**
- * The chart folder in the cache (keyed by reference and version), reused when present; otherwise
- * `helm pull --untar` into it, which needs the helm binary and a trusted workspace.
+ * The chart from the chart cache, fetched there first (in process: HTTP index and package, or the
+ * OCI distribution API) when it is not cached, the network is allowed and not offline.
  */
-async function pullChart(loc: Extract<ChartLocation, { kind: 'pull' }>, opts: RenderOptions, label: string): Promise<Result<string, RenderError>> {
-  // The options that choose a folder to write, a binary and its environment are read as own
+async function remoteChart(loc: Extract<ChartLocation, { kind: 'remote' }>, opts: RenderOptions, label: string): Promise<Result<string, RenderError>> {
+  // The options that choose a folder to write and the credentials' environment are read as own
   // properties only: nothing inherited (a polluted prototype) can choose them.
-  const cache = (getOwn(opts, 'cacheDir') as string | undefined) ?? defaultChartCache();
-  const key = createHash('sha256').update(`${loc.repo ?? ''}|${loc.ref}|${loc.version ?? ''}`).digest('hex').slice(0, 16);
-  const dest = path.join(cache, key);
-  const existing = chartDirIn(dest);
-  if (existing) return ok(existing);
-  if (getOwn(opts, 'allowProcesses') !== true) {
-    return fail('not-allowed', `${label}: chart ${loc.display} is not in the chart cache, and pulling it runs helm, which is disabled in an untrusted workspace. Trust the workspace to pull it.`);
-  }
-  const env = getOwn(opts, 'env') as NodeJS.ProcessEnv | undefined;
-  const helmBin = resolveHelm({ helmBin: getOwn(opts, 'helmBin') as string | undefined, env });
-  if (!helmBin.ok) return fail(helmBin.error.kind, `${label}: chart ${loc.display} is not in the chart cache, and pulling it needs helm: ${helmBin.error.message}`);
-  const helm = helmBin.value;
-  await fs.promises.mkdir(cache, { recursive: true });
-  const tmp = await fs.promises.mkdtemp(path.join(cache, `.pull-${key}-`));
-  // Values from the repository never become flags: `--flag=value` forms, and `--` before the reference.
-  const args = ['pull', '--untar', `--untardir=${tmp}`];
-  if (loc.repo) args.push(`--repo=${loc.repo}`);
-  if (loc.version) args.push(`--version=${loc.version}`);
-  args.push('--', loc.ref);
-  const run = await runProcess(helm, args, { timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal, env, network: true });
-  if (!run.ok) {
-    await removeDir(tmp);
-    return fail(run.error.kind === 'build-failed' ? 'unavailable' : run.error.kind, `${label}: could not pull chart ${loc.display} (helm pull needs network access to the chart repository): ${run.error.message}`, run.error.stderr);
-  }
-  await fs.promises.rename(tmp, dest).catch(async () => removeDir(tmp));
-  const dir = chartDirIn(dest);
-  return dir ? ok(dir) : fail('unavailable', `${label}: helm pull of ${loc.display} produced no chart`);
-}
-
-function chartDirIn(dir: string): string | undefined {
-  try {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory() && fs.existsSync(path.join(dir, e.name, 'Chart.yaml'))) return path.join(dir, e.name);
-    }
-  } catch {
-    /* not pulled yet */
-  }
-  return undefined;
+  const env = (getOwn(opts, 'env') as NodeJS.ProcessEnv | undefined) ?? process.env;
+  const cacheDir = (getOwn(opts, 'cacheDir') as string | undefined) ?? defaultChartCache(env);
+  const offline = getOwn(opts, 'offline') === true;
+  const allowNetwork = getOwn(opts, 'allowNetwork') === true && !offline;
+  const noNetworkReason = offline
+    ? 'charts are not fetched offline: run once without --offline (or gitopsPreview.charts.offline) to fetch it'
+    : 'fetching charts is disabled in an untrusted workspace: trust the workspace to fetch it';
+  const got = await fetchChart(loc.request, { cacheDir, allowNetwork, noNetworkReason, env, timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal });
+  return got.ok ? ok(got.value.dir) : fail(got.kind, `${label}: ${got.error}`);
 }
 
 /**
@@ -179,7 +140,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const spec = asRecord(hr.applied.object.body.spec) ?? {};
   const namespace = hr.targetNamespace;
   const hrNamespace = hr.applied.namespace ?? 'default';
-  // helm-controller refuses these before it renders; so does the preview (and a chart pull never sees them).
+  // helm-controller refuses these before it renders; so does the preview (and a chart fetch never sees them).
   const ref = hr.chartSourceRef;
   const source = ref ? findSource(model.sourceIndex, ref.kind, ref.name, ref.namespace, hr.applied.object.doc.file.path) : undefined;
   const problems = helmReleaseValueProblems(hr, source);
@@ -210,9 +171,9 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
       return real ? model.workspace.readText(real) : undefined;
     };
   } else {
-    const pulled = await pullChart(loc.value, opts, label);
-    if (!pulled.ok) return pulled;
-    chartFiles = diskDirFiles(model.workspace, pulled.value, budget);
+    const fetched = await remoteChart(loc.value, opts, label);
+    if (!fetched.ok) return fetched;
+    chartFiles = diskDirFiles(model.workspace, fetched.value, budget);
     readValuesFile = (f) => {
       const want = normalizeVirtual(f) ?? f;
       const file = chartFiles.find((c) => c.path === want);

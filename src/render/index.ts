@@ -9,7 +9,8 @@
  * in-memory copy of exactly the source's files: no binary needed, no process, no host file system.
  * SOPS-encrypted values are never decrypted: `ENC[...]` strings come out as `***`. Secret values
  * otherwise stay in the objects (drift needs them); `maskSecrets` masks them for display.
- * Only pulling a chart that is not cached runs a process (helm), never when `opts.allowProcesses` is false.
+ * Nothing starts a process. Only fetching a chart that is not in the chart cache uses the network,
+ * never when `opts.allowNetwork` is false or `opts.offline` is true.
  */
 import type { HelmReleaseNode, KustomizationNode, RepoModel } from '../core/model/graph';
 import type { Result } from '../core/result';

@@ -20,23 +20,21 @@ export interface RenderedObject {
 }
 
 export interface RenderOptions {
-  /**
-   * Path of the helm binary (setting gitopsPreview.helmPath), used only to pull a chart of a
-   * HelmRepository or OCIRepository that is not in the chart cache; default: `helm` on PATH.
-   */
-  helmBin?: string;
-  /** Time limit of one build (kustomize build, helm template: default 60 s) or helm pull (default 120 s). */
+  /** Time limit of one build (kustomize build, helm template: default 60 s) or chart fetch (default 120 s). */
   timeoutMs?: number;
   signal?: AbortSignal;
   /** No call runs past this moment (performance.now() clock): what is left of a command's build-time budget. */
   deadline?: number;
-  /** Where pulled charts are cached; default `~/.cache/gitops-preview/charts`. */
+  /** The chart cache; default `$GITOPS_PREVIEW_CACHE/charts`, else `~/.cache/gitops-preview/charts`. */
   cacheDir?: string;
   /**
-   * False in untrusted workspaces: then nothing is spawned. Builds never spawn anything (they run
-   * as WebAssembly without access to the host); only a chart pull fails, with kind 'not-allowed'.
+   * False in untrusted workspaces: then no network request is made. Builds never reach the network
+   * (they run as WebAssembly without access to the host); a chart that is not in the chart cache
+   * is then not fetched, with kind 'not-allowed'.
    */
-  allowProcesses: boolean;
+  allowNetwork: boolean;
+  /** Only the chart cache is used, even where the network is allowed (CLI `--offline`, setting gitopsPreview.charts.offline). */
+  offline?: boolean;
   /** Kubernetes version passed to `helm template --kube-version` (default 1.33.0, the test cluster's). */
   kubeVersion?: string;
   /**
@@ -54,7 +52,10 @@ export interface RenderOptions {
    * and, when given, drawn from an allowance shared by every build of a command.
    */
   substitution?: { perBuild?: number; total?: Allowance };
-  /** Environment for `helm pull` (PATH lookup too); default process.env. The builds see no environment. */
+  /**
+   * The user's environment for chart fetches (HOME, DOCKER_CONFIG, HELM_REGISTRY_CONFIG, XDG_CONFIG_HOME:
+   * where registry logins are; GITOPS_PREVIEW_CACHE: the chart cache); default process.env. The builds see none.
+   */
   env?: NodeJS.ProcessEnv;
 }
 

@@ -4,7 +4,7 @@
 # Idempotent: a binary that already exists is not rebuilt. Progress and timings go to
 # stderr; the final NAME=path lines (same as tools-env.sh --print) go to stdout.
 #
-#   bash test/cluster/build.sh                      # all: kube-apiserver etcd kustomize helm flux
+#   bash test/cluster/build.sh                      # all: kube-apiserver etcd kustomize helm flux registry
 #   bash test/cluster/build.sh kustomize helm       # only some
 #
 # Environment: GITOPS_PREVIEW_CACHE (cache root), GITOPS_BUILD_PARALLELISM (go build -p,
@@ -83,6 +83,10 @@ run_build() {
     flux)
       build_flux "$version" "$out"
       ;;
+    registry)
+      (cd "$out" && GOBIN="$out" go install "${buildflags[@]}" -ldflags "-s -w" \
+        "github.com/distribution/distribution/v3/cmd/registry@$version")
+      ;;
     *)
       log "unknown tool: $name"
       return 1
@@ -119,7 +123,7 @@ build_one() {
 tools=("$@")
 if [[ ${#tools[@]} -eq 0 ]]; then
   # kube-apiserver first: slowest, and etcd then reuses most of its build cache.
-  tools=(kube-apiserver etcd kustomize helm flux)
+  tools=(kube-apiserver etcd kustomize helm flux registry)
 fi
 
 timings=()
@@ -131,7 +135,8 @@ for t in "${tools[@]}"; do
     kustomize) build_one kustomize "$GITOPS_KUSTOMIZE_VERSION" "$KUSTOMIZE_BIN" ;;
     helm) build_one helm "$GITOPS_HELM_VERSION" "$HELM_BIN" ;;
     flux) build_one flux "$GITOPS_FLUX_VERSION" "$FLUX_BIN" ;;
-    *) log "unknown tool: $t (expected kube-apiserver, etcd, kustomize, helm, flux)"; exit 2 ;;
+    registry) build_one registry "$GITOPS_REGISTRY_VERSION" "$REGISTRY_BIN" ;;
+    *) log "unknown tool: $t (expected kube-apiserver, etcd, kustomize, helm, flux, registry)"; exit 2 ;;
   esac
 done
 if [[ ${#timings[@]} -gt 0 ]]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Pinned versions and cache locations of the test tools built by test/cluster/build.sh.
 #
-#   source test/cluster/tools-env.sh          # exports KUSTOMIZE_BIN, HELM_BIN, KUBE_APISERVER_BIN, ETCD_BIN, FLUX_BIN
+#   source test/cluster/tools-env.sh          # exports KUSTOMIZE_BIN, HELM_BIN, KUBE_APISERVER_BIN, ETCD_BIN, FLUX_BIN, REGISTRY_BIN
 #   bash test/cluster/tools-env.sh --print    # prints NAME=path lines (for $GITHUB_ENV, eval, tests)
 #   bash test/cluster/tools-env.sh --check    # like --print, but exits 1 if a binary is missing
 #
@@ -15,6 +15,8 @@ GITOPS_KUSTOMIZE_VERSION=v5.8.2  # v5.8.3 needs Go >= 1.27
 GITOPS_HELM_VERSION=v3.22.0
 # The flux CLI, for build parity only (test/parity); v2.9.5 is the newest v2.9 the proxy serves.
 GITOPS_FLUX_VERSION=v2.9.5
+# The CNCF distribution registry, an OCI registry for the chart tests (test/integration/charts.test.ts).
+GITOPS_REGISTRY_VERSION=v3.0.0
 
 GITOPS_PREVIEW_CACHE="${GITOPS_PREVIEW_CACHE:-$HOME/.cache/gitops-preview}"
 GITOPS_TOOLS_BIN_DIR="$GITOPS_PREVIEW_CACHE/bin"
@@ -24,7 +26,8 @@ ETCD_BIN="${ETCD_BIN:-$GITOPS_TOOLS_BIN_DIR/etcd-$GITOPS_ETCD_VERSION/etcd}"
 KUSTOMIZE_BIN="${KUSTOMIZE_BIN:-$GITOPS_TOOLS_BIN_DIR/kustomize-$GITOPS_KUSTOMIZE_VERSION/kustomize}"
 HELM_BIN="${HELM_BIN:-$GITOPS_TOOLS_BIN_DIR/helm-$GITOPS_HELM_VERSION/helm}"
 FLUX_BIN="${FLUX_BIN:-$GITOPS_TOOLS_BIN_DIR/flux-$GITOPS_FLUX_VERSION/flux}"
-export GITOPS_PREVIEW_CACHE KUBE_APISERVER_BIN ETCD_BIN KUSTOMIZE_BIN HELM_BIN FLUX_BIN
+REGISTRY_BIN="${REGISTRY_BIN:-$GITOPS_TOOLS_BIN_DIR/registry-$GITOPS_REGISTRY_VERSION/registry}"
+export GITOPS_PREVIEW_CACHE KUBE_APISERVER_BIN ETCD_BIN KUSTOMIZE_BIN HELM_BIN FLUX_BIN REGISTRY_BIN
 
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
   # Executed, not sourced.
@@ -32,7 +35,7 @@ if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
   case "${1:---print}" in
     --print | --check)
       missing=0
-      for name in KUSTOMIZE_BIN HELM_BIN KUBE_APISERVER_BIN ETCD_BIN FLUX_BIN; do
+      for name in KUSTOMIZE_BIN HELM_BIN KUBE_APISERVER_BIN ETCD_BIN FLUX_BIN REGISTRY_BIN; do
         printf '%s=%s\n' "$name" "${!name}"
         if [[ ! -x "${!name}" ]]; then
           echo "tools-env: $name not built yet: ${!name} (run: bash test/cluster/build.sh)" >&2

@@ -28,7 +28,6 @@ session_start_code_server() {
     const [file, kubeconfig, kustomize, helm] = process.argv.slice(1);
     require("fs").writeFileSync(file, JSON.stringify({
       "gitopsPreview.kubeconfig": kubeconfig,
-      "gitopsPreview.helmPath": helm,
       "security.workspace.trust.enabled": false,
       "workbench.startupEditor": "none",
       "workbench.tips.enabled": false,

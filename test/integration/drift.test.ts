@@ -260,7 +260,7 @@ describe('drift against the test cluster', () => {
       const root = '/repo';
       const engine = new Engine({ host: memoryHost(root, repoFiles(ignore)), buildOptions: () => ({ remotes: ['https://example.com/repo.git'] }), debounceMs: 0 });
       engine.open([root]);
-      const ctx = await engineDriftContext(engine, { kind: 'HelmRelease', name: release }, client, { allowProcesses: false });
+      const ctx = await engineDriftContext(engine, { kind: 'HelmRelease', name: release }, client, { allowNetwork: false });
       assert.equal(ctx.subject.releaseName, release);
       assert.equal(ctx.subject.storageNamespace, HELM_NS);
       return ctx;

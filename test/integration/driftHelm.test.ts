@@ -20,7 +20,7 @@ describe('HelmRelease desired vs deployed (helm template against Helm storage)',
   const repo = new Repo(FIXTURE, diskHost, { remotes: ['https://example.com/drift-fixture.git'], sha256: (s) => createHash('sha256').update(s).digest('hex') });
   const model = repo.model();
   const hr = model.clusters.flatMap((c) => c.helmReleases).find((h) => h.applied.name === 'podinfo');
-  const render = { allowProcesses: true, helmBin: process.env.HELM_BIN };
+  const render = { allowNetwork: true };
 
   before(async () => {
     cluster = await getTestCluster();
@@ -36,7 +36,7 @@ describe('HelmRelease desired vs deployed (helm template against Helm storage)',
 
   const engine = new Engine({ host: diskHost, buildOptions: () => ({ remotes: ['https://example.com/drift-fixture.git'], sha256: (s) => createHash('sha256').update(s).digest('hex') }), debounceMs: 0 });
   engine.open([FIXTURE]);
-  const context = (render: { allowProcesses: boolean; helmBin?: string }) =>
+  const context = (render: { allowNetwork: boolean }) =>
     engineDriftContext(engine, { kind: 'HelmRelease', name: 'podinfo' }, driftClient(cluster.kubeconfig), render);
 
   test('the values change (color) shows before the push; the rest is unchanged', async () => {
@@ -49,8 +49,8 @@ describe('HelmRelease desired vs deployed (helm template against Helm storage)',
     assert.equal(res.value.mode, 'helm-desired');
   });
 
-  test('untrusted (no processes): the workspace chart still renders, in-process', async () => {
-    const res = await helmDesiredVsDeployed(await context({ allowProcesses: false }));
+  test('untrusted (no network): the workspace chart still renders, in-process', async () => {
+    const res = await helmDesiredVsDeployed(await context({ allowNetwork: false }));
     assert.ok(res.ok, res.ok ? '' : res.error.message);
   });
 });

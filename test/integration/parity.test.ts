@@ -129,7 +129,7 @@ test('our side of the harness is exactly what `gitops-preview build ks` prints',
   const cluster = model.clusters.find((c) => c.kustomizations.some((k) => k.applied.name === 'apps'));
   assert.ok(cluster, `no cluster with an 'apps' Kustomization: ${model.clusters.map((c) => c.name).join(', ')}`);
   const node = cluster.kustomizations.find((k) => k.applied.name === 'apps')!;
-  const r = await renderKustomization(model, node, { allowProcesses: true, strictSubstitution: true, env });
+  const r = await renderKustomization(model, node, { allowNetwork: true, strictSubstitution: true, env });
   assert.ok(r.ok, r.ok ? '' : r.error.message);
   const inProcess = formatObjects(r.value.objects, model.workspace.root);
   let out = '';

@@ -24,14 +24,13 @@ import { postBuildVariables, substitutionDisabled } from '../../src/core/flux/po
 import { strictPostBuild } from '../../src/core/flux/featureGates';
 import { substituteVariables } from '../../src/core/substitution/evaluate';
 import { runCli } from '../../src/cli/main';
-import { renderTools, REVIEWED_CORPORA } from './tools';
+import { REVIEWED_CORPORA } from './tools';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const corporaDir = path.join(repoRoot, '..', 'shared', 'corpora');
 const fixture = path.join(repoRoot, 'test/fixtures/render/app-repo').split(path.sep).join('/');
 
-const bins = renderTools(repoRoot);
-const opts: RenderOptions = { allowProcesses: true, helmBin: bins.helm, timeoutMs: 120_000 };
+const opts: RenderOptions = { allowNetwork: true, timeoutMs: 120_000 };
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const open = (root: string) => new Repo(root.split(path.sep).join('/'), diskHost, { sha256 }).model();
 
@@ -96,9 +95,9 @@ test('fixture: a HelmRelease from a workspace chart with valuesFiles, valuesFrom
   assert.ok(!skip.value.objects.some((o) => o.kind === 'CustomResourceDefinition'), 'install.crds: Skip leaves CRDs out');
 });
 
-test('rendering needs no process and no binary; only an uncached chart pull does, and says so', async () => {
+test('rendering needs no process, no binary and no network; only an uncached chart fetch does, and says so', async () => {
   const model = open(fixture);
-  const noProcess = { allowProcesses: false, env: { PATH: '' } };
+  const noProcess = { allowNetwork: false, env: { PATH: '' } };
   const ks = model.clusters[0].kustomizations.find((k) => k.applied.name === 'apps')!;
   const built = await renderKustomization(model, ks, noProcess);
   assert.ok(built.ok, built.ok ? '' : built.error.message);
@@ -112,10 +111,10 @@ test('rendering needs no process and no binary; only an uncached chart pull does
   try {
     const denied = await renderHelmRelease(example, podinfo, { ...noProcess, cacheDir });
     assert.ok(!denied.ok && denied.error.kind === 'not-allowed', JSON.stringify(denied));
-    assert.match(denied.error.message, /not in the chart cache, and pulling it runs helm/);
-    const missing = await renderHelmRelease(example, podinfo, { allowProcesses: true, env: { PATH: '/nonexistent' }, cacheDir });
-    assert.ok(!missing.ok && missing.error.kind === 'missing-binary', JSON.stringify(missing));
-    assert.match(missing.error.message, /helm not found/);
+    assert.match(denied.error.message, /is not in the chart cache, and fetching charts is disabled in an untrusted workspace: trust the workspace to fetch it/);
+    const offline = await renderHelmRelease(example, podinfo, { allowNetwork: true, offline: true, cacheDir });
+    assert.ok(!offline.ok && offline.error.kind === 'not-allowed', JSON.stringify(offline));
+    assert.match(offline.error.message, /charts are not fetched offline/);
   } finally {
     fs.rmSync(cacheDir, { recursive: true, force: true });
   }

@@ -82,7 +82,7 @@ test('build: a release name that helm would parse as --post-renderer is refused;
 test('helm: valuesFiles of a pulled chart stay inside the chart (the cached chart renders with its own values.yaml)', async () => {
   const model = new Repo(repo.root, diskHost, { sha256: (s) => createHash('sha256').update(s).digest('hex') }).model();
   const hr = (name: string) => model.clusters[0].helmReleases.find((h) => h.applied.name === name)!;
-  const opts = { allowProcesses: true, helmBin: bins.helm, kustomizeBin: bins.kustomize, cacheDir: repo.cacheDir, env: { ...process.env, GITOPS_TEST_SECRET: ENV_SECRET } };
+  const opts = { allowNetwork: false, cacheDir: repo.cacheDir, env: { ...process.env, GITOPS_TEST_SECRET: ENV_SECRET } };
   const escaped = await renderHelmRelease(model, hr('pulled'), opts);
   assert.ok(!escaped.ok, 'rendered with a values file outside the chart');
   assert.equal(escaped.error.kind, 'invalid');

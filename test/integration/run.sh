@@ -4,7 +4,7 @@
 #   2. starts etcd + kube-apiserver in a fresh temporary state dir (test/cluster/up.sh),
 #   3. runs test/integration/**/*.test.ts with node:test + tsx, one file at a time, with
 #      GITOPS_TEST_KUBECONFIG, GITOPS_TEST_KUBECONFIG_READONLY, GITOPS_TEST_AUDIT_LOG,
-#      GITOPS_TEST_STATE_DIR, GITOPS_TEST_SERVER, KUSTOMIZE_BIN, HELM_BIN in the environment,
+#      GITOPS_TEST_STATE_DIR, GITOPS_TEST_SERVER, KUSTOMIZE_BIN, HELM_BIN, REGISTRY_BIN in the environment,
 #   4. always stops the cluster (trap on EXIT). Exit code = the tests' exit code.
 # The state dir (kubeconfigs, audit.log, logs/) is removed after a pass and kept after a failure;
 # GITOPS_TEST_KEEP_STATE=1 always keeps it. Extra arguments go to `node --test`.
@@ -56,7 +56,7 @@ export GITOPS_TEST_KUBECONFIG="$state_dir/kubeconfig"
 export GITOPS_TEST_KUBECONFIG_READONLY="$state_dir/kubeconfig-readonly"
 export GITOPS_TEST_AUDIT_LOG="$state_dir/audit.log"
 GITOPS_TEST_SERVER="$(cat "$state_dir/server")"
-export GITOPS_TEST_SERVER KUSTOMIZE_BIN HELM_BIN KUBE_APISERVER_BIN ETCD_BIN
+export GITOPS_TEST_SERVER KUSTOMIZE_BIN HELM_BIN KUBE_APISERVER_BIN ETCD_BIN REGISTRY_BIN
 # Keep tests away from a developer's real cluster.
 export KUBECONFIG="$GITOPS_TEST_KUBECONFIG"
 

@@ -20,6 +20,17 @@ export function renderTools(repoRoot: string): { kustomize: string; helm: string
   return { kustomize: k, helm: h };
 }
 
+/** The CNCF distribution registry built by test/cluster/build.sh (REGISTRY_BIN first); fails when not built. */
+export function registryTool(repoRoot: string): string {
+  let r = process.env.REGISTRY_BIN;
+  if (!r) {
+    const out = execFileSync('bash', [path.join(repoRoot, 'test/cluster/tools-env.sh'), '--print'], { encoding: 'utf8', timeout: 10_000 });
+    r = out.split('\n').find((l) => l.startsWith('REGISTRY_BIN='))?.slice('REGISTRY_BIN='.length);
+  }
+  assert.ok(r && fs.existsSync(r), `registry binary missing (${r}); run bash test/cluster/build.sh registry`);
+  return r;
+}
+
 /**
  * The shared corpora the integration comparisons (render vs model, WebAssembly vs native kustomize)
  * were reviewed on. The second batch (issue #24) is pinned, built as `check` builds it, by

@@ -399,7 +399,7 @@ export async function runCorpus(corpusDir: string, opts: CorpusOptions): Promise
     model,
     opts,
     limiter: new Limiter(opts.parallelism),
-    renderOpts: { allowProcesses: true, helmBin: opts.tools.helm, strictSubstitution: true, timeoutMs: opts.timeoutMs ?? 120_000, env: process.env },
+    renderOpts: { allowNetwork: true, strictSubstitution: true, timeoutMs: opts.timeoutMs ?? 120_000, env: process.env },
     artifacts: new Map(),
     seq: 0,
   };

@@ -8,7 +8,7 @@ import { targetKind, type TargetKind } from '../../engine/targets';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, UsageError, type CliIO } from '../io';
 import { openWorkspace, reportParseErrors } from '../workspace';
 
-export const BUILD_USAGE = 'build ks|hr NAME [-n NS] [--cluster NAME] [DIR]   render a Kustomization or HelmRelease as Flux would (Secrets masked)';
+export const BUILD_USAGE = 'build ks|hr NAME [-n NS] [--cluster NAME] [--offline] [DIR]   render a Kustomization or HelmRelease as Flux would (Secrets masked)';
 
 /** The one Kustomization/HelmRelease NAME in NS (in `cluster` when given), or a usage error saying why not. */
 export async function pickTarget(engine: Engine, root: string, kind: TargetKind, name: string, namespace: string, cluster: string | undefined, opts: { includeInferred: boolean }): Promise<TargetRef> {
@@ -39,8 +39,8 @@ export function formatObjects(objects: readonly RenderedObject[], root: string):
 
 export async function runBuild(args: string[], io: CliIO): Promise<number> {
   const { flags, positionals } = parseArgs(args, {
-    values: ['namespace', 'cluster', 'helm', 'timeout'],
-    booleans: ['no-strict'],
+    values: ['namespace', 'cluster', 'timeout'],
+    booleans: ['no-strict', 'offline'],
     aliases: { n: 'namespace' },
   });
   const [kindArg, name, dir, ...extra] = positionals;
@@ -58,8 +58,8 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
   const target = await pickTarget(engine, root, kind, name, namespace, flags.cluster as string | undefined, { includeInferred: true });
   const result = await engine.request('render', {
     target,
-    allowProcesses: true,
-    helmBin: (flags.helm as string | undefined) ?? (io.env.HELM_BIN || undefined),
+    allowNetwork: true,
+    offline: flags.offline === true,
     timeoutMs: timeout === undefined ? undefined : timeout * 1000,
     // As the repository's kustomize-controller substitutes (strict from v1.9 unless turned off); --no-strict: never strict.
     strictSubstitution: flags['no-strict'] ? false : undefined,

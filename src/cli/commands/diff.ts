@@ -9,12 +9,12 @@ import { openWorkspace, reportParseErrors } from '../workspace';
 import { pickTarget } from './build';
 
 const USAGE =
-  'diff ks|hr NAME [-n NS] [DIR] [--context CTX] [--kubeconfig FILE] [--format text|json] [--cluster NAME] [--concurrency N] [--mode live|desired|both]';
+  'diff ks|hr NAME [-n NS] [DIR] [--context CTX] [--kubeconfig FILE] [--format text|json] [--cluster NAME] [--concurrency N] [--mode live|desired|both] [--offline]';
 export const DIFF_SUMMARY = 'diff ks|hr NAME [-n NS] [DIR] [...]   drift preview by server-side dry-run (0 none, 1 drift, 2 error)';
 
 export async function runDiff(args: string[], io: CliIO): Promise<number> {
   const { flags, positionals } = parseArgs(args, {
-    booleans: ['help'],
+    booleans: ['help', 'offline'],
     values: ['namespace', 'context', 'kubeconfig', 'format', 'cluster', 'concurrency', 'mode'],
     aliases: { n: 'namespace', h: 'help' },
   });
@@ -53,7 +53,7 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
       engineDriftContext(
         engine,
         target,
-        { allowProcesses: true, helmBin: io.env.HELM_BIN, env: io.env },
+        { allowNetwork: true, offline: flags.offline === true, env: io.env },
         { subject, client: client.value, signal, concurrency, onPhase: format === 'text' ? (m) => io.stderr(`◎ ${terminalText(m)}\n`) : undefined },
       ),
       mode as HelmDriftMode,

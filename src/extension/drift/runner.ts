@@ -5,7 +5,6 @@ import type { EngineClient } from '../../engine/client';
 import type { TargetRef } from '../../engine/protocol';
 import type { ClusterConnection } from '../cluster/connection';
 import type { DriftStore } from './store';
-import { userPathSetting } from '../userSetting';
 
 /**
  * Runs drift for one Flux object with a cancellable progress notification and stores the reports.
@@ -34,7 +33,7 @@ export async function runDriftFor(
       const ctx = engineDriftContext(
         deps.engine,
         target,
-        { allowProcesses: trusted, helmBin: userPathSetting(vscode.workspace.getConfiguration('gitopsPreview'), 'helmPath') },
+        { allowNetwork: trusted, offline: vscode.workspace.getConfiguration('gitopsPreview').get<boolean>('charts.offline') === true },
         {
           subject,
           client,
@@ -56,17 +55,11 @@ export async function runDriftFor(
           deps.output.appendLine(`[drift] ${label}: cancelled`);
         } else {
           deps.output.appendLine(`[drift] ${o.error.message}`);
-          void vscode.window.showWarningMessage(`GitOps Preview: ${explain(o.error.message, trusted)}`);
+          // The render's message names the fix itself (trust the workspace, leave offline, log in).
+          void vscode.window.showWarningMessage(`GitOps Preview: ${o.error.message}`);
         }
       }
       if (outcomes.some((o) => o.ok)) void vscode.commands.executeCommand('gitopsPreview.drift.focus');
     },
   );
-}
-
-function explain(message: string, trusted: boolean): string {
-  if (!trusted && /not allowed|untrusted|not-allowed/i.test(message)) {
-    return `${message} This workspace is not trusted, so helm is not run to pull charts: trust it (Manage Workspace Trust) to preview drift of charts that are not cached yet.`;
-  }
-  return message;
 }

@@ -30,7 +30,7 @@ async function refinedCheck(name: string) {
   // As a clone of the corpus's repository (origin = its GitHub URL, its default branch `main`
   // checked out), the way users open it: a GitRepository of another branch is another source.
   const folder = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(name), checkout: { branch: 'main' } }, {});
-  const refined = await folder.refine({ allowProcesses: false });
+  const refined = await folder.refine({ allowNetwork: false });
   assert.equal(refined?.pending, 0, `${name}: every build done`);
   const model = folder.model();
   assert.ok(model.builds.some((b) => b.state === 'built'), `${name}: Kustomizations were built`);

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const dir = path.join(CORPORA, name).split(path.sep).join('/');
   const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
   const folder = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(name), checkout: { branch } }, { cache: new MemoryBuildCache() });
-  await folder.refine({ allowProcesses: false });
+  await folder.refine({ allowNetwork: false });
   for (const d of checkModel(folder.model()).diagnostics) {
     process.stdout.write(`${d.severity} ${d.rule} ${d.file.slice(dir.length + 1)}:${d.range.start.line + 1}\n  ${d.message}\n`);
   }

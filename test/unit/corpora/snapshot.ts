@@ -74,7 +74,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 export async function viewOf(name: string, branch: string, cache: MemoryBuildCache): Promise<CorpusView> {
   const dir = path.join(CORPORA, name).split(path.sep).join('/');
   const folder = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(name), checkout: { branch } }, { cache });
-  await folder.refine({ allowProcesses: false });
+  await folder.refine({ allowNetwork: false });
   const model = folder.model();
   const tree = treeJson(model);
   const rel = (p: string) => (p.startsWith(`${dir}/`) ? p.slice(dir.length + 1) : p);

@@ -103,7 +103,7 @@ test("a parent's spec.patches reach the HelmReleases of the Kustomizations it ap
   assert.equal(helm(before, 'podinfo').applied.object.body.spec.install, undefined, 'the static reading sees the file as written');
   assert.ok(before.builds.some((b) => b.state === 'pending'));
 
-  const result = await f.refine({ allowProcesses: false });
+  const result = await f.refine({ allowNetwork: false });
   assert.equal(result?.pending, 0);
   const after = f.model();
   assert.ok(after.builds.length >= 3 && after.builds.every((b) => b.state === 'built'), JSON.stringify(after.builds.map((b) => [b.node.applied.name, b.state])));
@@ -142,7 +142,7 @@ replacements:
     'team/cm.yaml': configMap('team-settings'),
   });
   assert.equal(kustomization(f.model(), 'team').targetNamespace, undefined, 'the static reading does not run replacements');
-  await f.refine({ allowProcesses: false });
+  await f.refine({ allowNetwork: false });
   const team = kustomization(f.model(), 'team');
   assert.equal(team.targetNamespace, 'team-a');
   assert.deepEqual(applied(team), ['ConfigMap/team-a/team-settings']);
@@ -171,7 +171,7 @@ test("${CLUSTER} from the parent's post-build substitution lands in a path its p
     'deploy/prod/cm.yaml': configMap('prod-only'),
   });
   assert.equal(kustomization(f.model(), 'deploy').path, 'deploy/placeholder');
-  await f.refine({ allowProcesses: false });
+  await f.refine({ allowNetwork: false });
   const deploy = kustomization(f.model(), 'deploy');
   assert.equal(deploy.path, 'deploy/prod');
   assert.deepEqual(applied(deploy), ['ConfigMap/default/prod-only']);
@@ -193,7 +193,7 @@ patches:
 `,
     'apps/cm.yaml': configMap('settings'),
   });
-  await f.refine({ allowProcesses: false });
+  await f.refine({ allowNetwork: false });
   const model = f.model();
   const apps = kustomization(model, 'apps');
   assert.equal(model.builds.find((b) => b.node === apps)?.state, 'failed');
@@ -215,30 +215,30 @@ test('an edit re-renders only the builds that read the edited file, then childre
   };
   const cache = new MemoryBuildCache();
   const f = folder(files, cache);
-  const cold = await f.refine({ allowProcesses: false });
+  const cold = await f.refine({ allowNetwork: false });
   assert.equal(cold?.rendered, 4, 'flux-system, apps, one, two');
 
   // Read only by `one`'s build.
   f.repo.setBuffer(`${ROOT}/one/cm.yaml`, configMap('one', '\n  more: data'));
-  assert.equal((await f.refine({ allowProcesses: false }))?.rendered, 1);
+  assert.equal((await f.refine({ allowNetwork: false }))?.rendered, 1);
   assert.deepEqual(kustomization(f.model(), 'one').applies[0].object.body.data, { key: 'value', more: 'data' });
 
   // Read by nobody's build (flux-system builds clusters/prod only).
   f.repo.setBuffer(`${ROOT}/unrelated/notes.yaml`, configMap('notes', '\n  x: y'));
-  assert.equal((await f.refine({ allowProcesses: false }))?.rendered, 0);
+  assert.equal((await f.refine({ allowNetwork: false }))?.rendered, 0);
 
   // Read by `apps`' build; `two`'s spec is unchanged (a label only), so it is not built again.
   f.repo.setBuffer(`${ROOT}/apps/two.yaml`, files['apps/two.yaml'].replace('  namespace: flux-system\n', '  namespace: flux-system\n  labels:\n    team: b\n'));
-  assert.equal((await f.refine({ allowProcesses: false }))?.rendered, 1);
+  assert.equal((await f.refine({ allowNetwork: false }))?.rendered, 1);
   assert.equal(kustomization(f.model(), 'two').applied.object.body.metadata.labels.team, 'b');
 
   // Its spec changes: apps, then two.
   f.repo.setBuffer(`${ROOT}/apps/two.yaml`, files['apps/two.yaml'].replace('./two', './one'));
-  assert.equal((await f.refine({ allowProcesses: false }))?.rendered, 2);
+  assert.equal((await f.refine({ allowNetwork: false }))?.rendered, 2);
 
   // A fresh folder over the same cache reuses every build whose reads still hold.
   const again = folder({ ...files, 'one/cm.yaml': configMap('one', '\n  more: data'), 'apps/two.yaml': files['apps/two.yaml'].replace('./two', './one') }, cache);
-  assert.equal((await again.refine({ allowProcesses: false }))?.rendered, 0);
+  assert.equal((await again.refine({ allowNetwork: false }))?.rendered, 0);
 });
 
 test("an edit of a child's dependsOn, interval or wait re-renders its parent only; a changed patch re-renders the child too", async () => {
@@ -248,10 +248,10 @@ test("an edit of a child's dependsOn, interval or wait re-renders its parent onl
     'one/cm.yaml': configMap('one'),
   };
   const f = folder(files);
-  assert.equal((await f.refine({ allowProcesses: false }))?.rendered, 3, 'flux-system, apps, one');
+  assert.equal((await f.refine({ allowNetwork: false }))?.rendered, 3, 'flux-system, apps, one');
 
   f.repo.setBuffer(`${ROOT}/apps/one.yaml`, ks('one', '  path: ./one\n  interval: 5m\n  wait: true\n  dependsOn:\n    - name: infra\n'));
-  const deps = await f.refine({ allowProcesses: false });
+  const deps = await f.refine({ allowNetwork: false });
   assert.deepEqual(
     deps?.renders.map((r) => [r.name, r.reason]),
     [['flux-system/apps', 'in-part']],
@@ -263,7 +263,7 @@ test("an edit of a child's dependsOn, interval or wait re-renders its parent onl
     `${ROOT}/apps/one.yaml`,
     ks('one', '  path: ./one\n  interval: 5m\n  patches:\n    - patch: |-\n        - op: add\n          path: /data/patched\n          value: "yes"\n      target:\n        kind: ConfigMap\n'),
   );
-  const patched = await f.refine({ allowProcesses: false });
+  const patched = await f.refine({ allowNetwork: false });
   assert.deepEqual(
     patched?.renders.map((r) => [r.name, r.reason]),
     [
@@ -284,12 +284,12 @@ test('a build that failed before kustomize ran is not rendered again while that 
     'two/cm.yaml': configMap('two'),
   };
   const f = folder(files);
-  await f.refine({ allowProcesses: false });
+  await f.refine({ allowNetwork: false });
   const state = () => f.model().builds.find((b) => b.node.applied.name === 'one')?.state;
   assert.equal(state(), 'failed', 'settings.txt is not in the source');
 
   f.repo.setBuffer(`${ROOT}/apps/two.yaml`, files['apps/two.yaml'].replace('  namespace: flux-system\n', '  namespace: flux-system\n  labels:\n    team: b\n'));
-  const edited = await f.refine({ allowProcesses: false });
+  const edited = await f.refine({ allowNetwork: false });
   assert.deepEqual(
     edited?.renders.map((r) => [r.name, r.reason]),
     [['flux-system/apps', 'in-part']],
@@ -298,7 +298,7 @@ test('a build that failed before kustomize ran is not rendered again while that 
   assert.equal(state(), 'failed');
 
   f.repo.setBuffer(`${ROOT}/one/kustomization.yaml`, 'configMapGenerator:\n  - name: settings\n    literals:\n      - a=b\n');
-  const fixed = await f.refine({ allowProcesses: false });
+  const fixed = await f.refine({ allowNetwork: false });
   assert.ok(fixed?.renders.some((r) => r.name === 'flux-system/one'), 'the failure no longer stands: rendered');
   assert.equal(state(), 'built');
 });
@@ -321,7 +321,7 @@ test('after each edit a build is given the files a fresh open would give it (edi
     'apps/other.yaml': configMap('other'),
   };
   const f = folder(files);
-  await f.refine({ allowProcesses: false });
+  await f.refine({ allowNetwork: false });
   const seen = (model: RepoModel) => {
     const node = kustomization(model, 'apps');
     return { applies: node.applies.map((a) => ({ id: `${a.kind}/${a.name}`, data: a.object.body.data })), problems: node.problems?.map((p) => p.message) };
@@ -334,9 +334,9 @@ test('after each edit a build is given the files a fresh open would give it (edi
         files = rest;
       } else files = { ...files, [file]: text };
     }
-    await f.refine({ allowProcesses: false });
+    await f.refine({ allowNetwork: false });
     const fresh = folder(files);
-    await fresh.refine({ allowProcesses: false });
+    await fresh.refine({ allowNetwork: false });
     assert.deepEqual(seen(f.model()), seen(fresh.model()), `after ${JSON.stringify(Object.keys(step))}`);
   }
   // The steps were seen by the builds: the last state applies the edited cm and the cleaned other.

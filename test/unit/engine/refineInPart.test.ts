@@ -78,11 +78,11 @@ function applied(f: Folder): unknown[] {
 /** Edits `file` in the buffer and refines: the renders, and the model compared with a fresh folder holding the edit. */
 async function edit(files: Record<string, string>, file: string, text: string): Promise<RenderTiming[]> {
   const f = folder(files);
-  await f.refine({ allowProcesses: false });
+  await f.refine({ allowNetwork: false });
   f.repo.setBuffer(`${ROOT}/${file}`, text);
-  const refined = await f.refine({ allowProcesses: false });
+  const refined = await f.refine({ allowNetwork: false });
   const fresh = folder({ ...files, [file]: text });
-  await fresh.refine({ allowProcesses: false });
+  await fresh.refine({ allowNetwork: false });
   assert.deepEqual(applied(f), applied(fresh), `after editing ${file}, the model is the whole build's`);
   return refined?.renders ?? [];
 }
@@ -98,9 +98,9 @@ test('an edited resource file is rebuilt in part, through folders, namespaces, l
     assert.deepEqual(reasons(await edit(base, file, text)), [['flux-system/apps', 'in-part', '']], file);
   }
   const f = folder(base);
-  await f.refine({ allowProcesses: false });
+  await f.refine({ allowNetwork: false });
   f.repo.setBuffer(`${ROOT}/apps/team/three.yaml`, cm('three', 'edited'));
-  await f.refine({ allowProcesses: false });
+  await f.refine({ allowNetwork: false });
   const three = applied(f).find((o) => (o as { name: string }).name === 'three') as { namespace: string; body: { metadata: { labels: unknown }; data: unknown } };
   assert.equal(three.namespace, 'team');
   assert.deepEqual(three.body.data, { k: 'edited' });
@@ -110,7 +110,7 @@ test('an edited resource file is rebuilt in part, through folders, namespaces, l
 
 for (const early of [false, true]) test(`keystrokes in one file reuse the plan of the build in part until a kustomization or the files around it change${early ? ', builds started before the model of each edit' : ''}`, async () => {
   const f = folder(base);
-  await f.refine({ allowProcesses: false });
+  await f.refine({ allowNetwork: false });
   let files = { ...base };
   const steps: [string, string | undefined, 'in-part' | 'whole'][] = [
     ['apps/team/three.yaml', cm('three', 'a'), 'in-part'],
@@ -135,8 +135,8 @@ for (const early of [false, true]) test(`keystrokes in one file reuse the plan o
     f.repo.setBuffer(`${ROOT}/${file}`, text);
     files = { ...files, [file]: text! };
     // As the engine does: the build in part starts from the last model, before the edit's model.
-    if (early) f.startEarly({ allowProcesses: false });
-    const refined = await f.refine({ allowProcesses: false });
+    if (early) f.startEarly({ allowNetwork: false });
+    const refined = await f.refine({ allowNetwork: false });
     states.push({ file, files, seen: applied(f) });
     const apps = (refined?.renders ?? []).filter((r) => r.name === 'flux-system/apps');
     if (how === 'in-part') assert.deepEqual(reasons(apps), [['flux-system/apps', 'in-part', '']], `${file}: rebuilt in part`);
@@ -146,34 +146,34 @@ for (const early of [false, true]) test(`keystrokes in one file reuse the plan o
   assert.deepEqual([three.namespace, three.body.data], ['crew', { k: 'abcdefg' }]);
   for (const { file, files: then, seen } of states) {
     const fresh = folder(then);
-    await fresh.refine({ allowProcesses: false });
+    await fresh.refine({ allowNetwork: false });
     assert.deepEqual(seen, applied(fresh), `after editing ${file}, the model is the whole build's`);
   }
 });
 
 test('a build in part started before the model of its edit is taken, unless the files changed again meanwhile', async () => {
   const f = folder(base);
-  await f.refine({ allowProcesses: false });
+  await f.refine({ allowNetwork: false });
   const file = 'apps/team/three.yaml';
   f.repo.setBuffer(`${ROOT}/${file}`, cm('three', 'early'));
-  assert.equal(f.startEarly({ allowProcesses: false }), true);
-  assert.equal(f.startEarly({ allowProcesses: false }), false, 'started once per edit');
-  let refined = await f.refine({ allowProcesses: false });
+  assert.equal(f.startEarly({ allowNetwork: false }), true);
+  assert.equal(f.startEarly({ allowNetwork: false }), false, 'started once per edit');
+  let refined = await f.refine({ allowNetwork: false });
   assert.deepEqual(reasons(refined?.renders ?? []), [['flux-system/apps', 'in-part', '']], 'one build: the early one');
   assert.equal(refined?.renders[0].early, true);
   let fresh = folder({ ...base, [file]: cm('three', 'early') });
-  await fresh.refine({ allowProcesses: false });
+  await fresh.refine({ allowNetwork: false });
   assert.deepEqual(applied(f), applied(fresh));
 
   // Edited again after the early build started: that build is of the older text and is dropped.
   f.repo.setBuffer(`${ROOT}/${file}`, cm('three', 'first'));
-  assert.equal(f.startEarly({ allowProcesses: false }), true);
+  assert.equal(f.startEarly({ allowNetwork: false }), true);
   f.repo.setBuffer(`${ROOT}/${file}`, cm('three', 'second'));
-  refined = await f.refine({ allowProcesses: false });
+  refined = await f.refine({ allowNetwork: false });
   assert.deepEqual(reasons(refined?.renders ?? []), [['flux-system/apps', 'in-part', '']]);
   assert.equal(refined?.renders[0].early, undefined, 'the early build, of the older text, was not taken');
   fresh = folder({ ...base, [file]: cm('three', 'second') });
-  await fresh.refine({ allowProcesses: false });
+  await fresh.refine({ allowNetwork: false });
   assert.deepEqual(applied(f), applied(fresh));
   const three = applied(f).find((o) => (o as { name: string }).name === 'three') as { body: { data: unknown } };
   assert.deepEqual(three.body.data, { k: 'second' });
@@ -245,10 +245,10 @@ test('a build in part is refused, and the whole build runs, where other resource
 
 test('an edit that breaks the file is refused in part and fails as the whole build does', async () => {
   const f = folder(base);
-  await f.refine({ allowProcesses: false });
+  await f.refine({ allowNetwork: false });
   // It parses (a file that does not keeps the static reading and its syntax finding) but has no name.
   f.repo.setBuffer(`${ROOT}/apps/team/two.yaml`, 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  labels:\n    app: demo\n');
-  const refined = await f.refine({ allowProcesses: false });
+  const refined = await f.refine({ allowNetwork: false });
   assert.deepEqual(reasons(refined?.renders ?? []), [['flux-system/apps', 'in-part', 'refused'], ['flux-system/apps', 'reads-changed', '']]);
   assert.equal(f.model().builds.find((b) => b.node.applied.name === 'apps')?.state, 'failed');
   assert.match(refined!.renders[0].refused!, /the build in part failed: .*name/);
@@ -284,7 +284,7 @@ for (const [corpus, least] of [
     assert.ok(fs.existsSync(dir), `corpus ${dir} missing`);
     const cache = new MemoryBuildCache();
     const f = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(corpus), checkout: { branch: 'main' } }, { cache });
-    await f.refine({ allowProcesses: false });
+    await f.refine({ allowNetwork: false });
     // Files applied by a build together with other files, a few per build, from the builds applying the most files.
     const candidates: { key: string; file: string }[] = [];
     const builds = f
@@ -307,13 +307,13 @@ for (const [corpus, least] of [
       if (first < 0) continue;
       docs[first].setIn(['metadata', 'annotations', 'gitops-preview.test/edited'], 'yes');
       f.repo.setBuffer(file, docs.map((d) => d.toString()).join(''));
-      const refined = await f.refine({ allowProcesses: false });
+      const refined = await f.refine({ allowNetwork: false });
       const slot = f.model().builds.find((s) => s.key === key);
       assert.ok(slot, `${file}: the build is still in the model`);
       const mine = refined!.renders.find((r) => r.name === `${slot.node.applied.namespace ?? 'default'}/${slot.node.applied.name}` && r.reason === 'in-part' && !r.refused);
       if (mine) inPart++;
       for (const r of refined!.renders) if (r.refused) refusals.add(r.refused.replace(/^.*?: /, ''));
-      const whole = await renderKustomizationRecorded(f.model(), slot.node, { allowProcesses: false, revealSecretValues: false });
+      const whole = await renderKustomizationRecorded(f.model(), slot.node, { allowNetwork: false, revealSecretValues: false });
       assert.ok(whole.result.ok, `${file}: the whole build works`);
       const kept = cache.get(key)?.value as { build: { objects: unknown[] } };
       assert.deepEqual(JSON.parse(JSON.stringify(kept.build.objects)), JSON.parse(JSON.stringify(whole.result.value.objects)), `${file}: the build kept after the edit is the whole build`);
@@ -322,11 +322,11 @@ for (const [corpus, least] of [
         // is the one a fresh folder builds (from the cached builds, rendering those never cached).
         const fresh = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(corpus), checkout: { branch: 'main' } }, { cache });
         fresh.repo.setBuffer(file, f.repo.workspace.readText(file));
-        await fresh.refine({ allowProcesses: false });
+        await fresh.refine({ allowNetwork: false });
         assert.deepEqual(summary(f), summary(fresh), `${file}: the model after the edit is the model built afresh`);
       }
       f.repo.setBuffer(file, undefined);
-      await f.refine({ allowProcesses: false });
+      await f.refine({ allowNetwork: false });
     }
     t.diagnostic(`${corpus}: ${inPart} of ${candidates.length} edits rebuilt in part; refused: ${[...refusals].join(' | ') || 'none'}`);
     assert.ok(inPart >= least, `at least ${least} edits rebuilt in part`);

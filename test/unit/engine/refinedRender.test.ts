@@ -48,21 +48,21 @@ test('a render after the open takes the refinement\'s build, equal to a new buil
     const model = engine.models()[0];
     const node = (t: TargetRef) => targetNodes(model, ROOT, true).find((n) => n.ref.name === t.name && n.ref.namespace === t.namespace)!.node as KustomizationNode;
     for (const target of targets) {
-      const taken = await builds(() => engine.request('render', { target, allowProcesses: false }));
+      const taken = await builds(() => engine.request('render', { target, allowNetwork: false }));
       assert.equal(taken.builds, 0, `${target.name}: answered from the open's build`);
-      const fresh = await renderKustomization(model, node(target), { allowProcesses: false });
+      const fresh = await renderKustomization(model, node(target), { allowNetwork: false });
       assert.deepEqual(taken.value, fresh, target.name);
     }
     const apps = targets.find((t) => t.name === 'apps')!;
     // A copy: what a caller does with it does not reach the next answer.
-    const first = await engine.request('render', { target: apps, allowProcesses: false });
+    const first = await engine.request('render', { target: apps, allowNetwork: false });
     assert.ok(first.ok && first.value.objects.length > 0);
     first.value.objects[0].metadata.name = 'changed';
-    const again = await engine.request('render', { target: apps, allowProcesses: false });
+    const again = await engine.request('render', { target: apps, allowNetwork: false });
     assert.ok(again.ok && again.value.objects[0].metadata.name !== 'changed');
     // Options the refinement does not build with: a build of their own.
     for (const extra of [{ revealSecretValues: true }, { strictSubstitution: false }]) {
-      const built = await builds(() => engine.request('render', { target: apps, allowProcesses: false, ...extra }));
+      const built = await builds(() => engine.request('render', { target: apps, allowNetwork: false, ...extra }));
       assert.equal(built.builds, 1, JSON.stringify(extra));
       assert.ok(built.value.ok);
     }
@@ -78,14 +78,14 @@ test('after an edit, a render answers the new content: from the new whole build,
     engine.open([ROOT]);
     await engine.refined();
     const [apps] = (await engine.request('targets', { root: ROOT, includeInferred: true })).filter((t) => t.name === 'apps');
-    const before = await engine.request('render', { target: apps, allowProcesses: false });
+    const before = await engine.request('render', { target: apps, allowNetwork: false });
     assert.ok(before.ok);
     const value = (r: typeof before) => (r.ok ? JSON.stringify(r.value.objects) : '');
     assert.match(value(before), /"1"/);
     engine.input({ type: 'buffer', file: `${ROOT}/apps/cm.yaml`, text: files['apps/cm.yaml'].replace('"1"', '"2"') });
     await engine.refined();
     // The edit's build in part is refused for a ConfigMap, so the whole build ran again (timings.test.ts).
-    const after = await builds(() => engine.request('render', { target: apps, allowProcesses: false }));
+    const after = await builds(() => engine.request('render', { target: apps, allowNetwork: false }));
     assert.ok(after.value.ok);
     assert.doesNotMatch(value(after.value), /"1"/);
     assert.match(value(after.value), /"2"/);
@@ -94,7 +94,7 @@ test('after an edit, a render answers the new content: from the new whole build,
     // the new content to give; the render builds, and never answers the content before the edit.
     engine.input({ type: 'buffer', file: `${ROOT}/apps/release.yaml`, text: files['apps/release.yaml'].replace('spec:\n', 'spec:\n  interval: 7m\n') });
     await engine.refined();
-    const inPart = await builds(() => engine.request('render', { target: apps, allowProcesses: false }));
+    const inPart = await builds(() => engine.request('render', { target: apps, allowNetwork: false }));
     assert.equal(inPart.builds, 1);
     assert.ok(inPart.value.ok);
     assert.match(value(inPart.value), /"interval":"7m"/);
@@ -112,7 +112,7 @@ test('renders asked for during the open wait for the open\'s builds instead of b
     await alone.refined();
     targets = (await alone.request('targets', { root: ROOT, includeInferred: true })).filter((t) => t.kind === 'Kustomization');
   });
-  const expected = await Promise.all(targets.map((target) => alone.request('render', { target, allowProcesses: false })));
+  const expected = await Promise.all(targets.map((target) => alone.request('render', { target, allowNetwork: false })));
   alone.dispose();
 
   const engine = engineOf(files);
@@ -120,7 +120,7 @@ test('renders asked for during the open wait for the open\'s builds instead of b
     const asked = await builds(async () => {
       engine.open([ROOT]);
       // Asked at once, before any build is done.
-      const renders = Promise.all(targets.map((target) => engine.request('render', { target, allowProcesses: false })));
+      const renders = Promise.all(targets.map((target) => engine.request('render', { target, allowNetwork: false })));
       await engine.refined();
       return renders;
     });
@@ -138,7 +138,7 @@ test('a render waiting for the open\'s builds is cancelled at once when its call
     const [apps] = (await engine.request('targets', { root: ROOT, includeInferred: true })).filter((t) => t.name === 'apps');
     const refined = engine.refined();
     const abort = new AbortController();
-    const render = engine.request('render', { target: apps, allowProcesses: false }, abort.signal);
+    const render = engine.request('render', { target: apps, allowNetwork: false }, abort.signal);
     abort.abort();
     const r = await render;
     // Before the refinement's first round has ended: nothing is built yet.
@@ -166,7 +166,7 @@ test("the open's builds substitute as the repository's kustomize-controller does
       await engine.refined();
       const [target] = (await engine.request('targets', { root: ROOT, includeInferred: true })).filter((t) => t.name === 'apps');
       const slot = engine.models()[0].builds.find((b) => b.node.applied.name === 'apps');
-      const render = await engine.request('render', { target, allowProcesses: false });
+      const render = await engine.request('render', { target, allowNetwork: false });
       return { slot: slot?.state, render };
     } finally {
       engine.dispose();

@@ -196,7 +196,7 @@ async function refinedModel(name: string, instances: number) {
   const cache = new MemoryBuildCache();
   const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
   const folder = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(name), checkout: { branch: 'main' } }, { cache });
-  const refined = await folder.refine({ allowProcesses: false });
+  const refined = await folder.refine({ allowNetwork: false });
   assert.equal(refined?.pending, 0);
   const model = folder.model();
   const builds = model.builds.map((b) => ({ key: b.key, state: b.state, build: cache.get(b.key)?.value }));

@@ -46,7 +46,7 @@ const output = [
 
 test('postBuild substitutes text (values re-typed), honours disabled, masks, sets owner labels and commonMetadata', () => {
   assert.equal(splitDocuments(output).length, 2);
-  const r = postBuild(model, apps, (apps.source as any).view, output, { allowProcesses: true }, true);
+  const r = postBuild(model, apps, (apps.source as any).view, output, { allowNetwork: true }, true);
   assert.ok(r.ok, r.ok ? '' : r.error.message);
   const [a, b] = r.value.objects as any[];
   assert.equal(a.data.replicas, 3);
@@ -63,17 +63,17 @@ test('postBuild substitutes text (values re-typed), honours disabled, masks, set
 
 test('strict substitution fails naming the object; non-strict empties the variable', () => {
   const bad = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  x: ${UNDEFINED_VAR}\n';
-  const strict = postBuild(model, apps, (apps.source as any).view, bad, { allowProcesses: true }, true);
+  const strict = postBuild(model, apps, (apps.source as any).view, bad, { allowNetwork: true }, true);
   assert.ok(!strict.ok);
   assert.equal(strict.error.kind, 'substitution');
   assert.match(strict.error.message, /ConfigMap\/c.*UNDEFINED_VAR/);
-  const lax = postBuild(model, apps, (apps.source as any).view, bad, { allowProcesses: true, strictSubstitution: false }, true);
+  const lax = postBuild(model, apps, (apps.source as any).view, bad, { allowNetwork: true, strictSubstitution: false }, true);
   assert.ok(lax.ok);
   assert.equal((lax.value.objects[0] as any).data.x, null);
 });
 
 test('objects without apiVersion/kind/name are rejected as Flux does', () => {
-  const r = postBuild(model, apps, (apps.source as any).view, 'kind: ConfigMap\nmetadata:\n  name: x\n', { allowProcesses: true }, true);
+  const r = postBuild(model, apps, (apps.source as any).view, 'kind: ConfigMap\nmetadata:\n  name: x\n', { allowNetwork: true }, true);
   assert.ok(!r.ok);
   assert.match(r.error.message, /failed to decode Kubernetes apiVersion, kind and name/);
 });

@@ -111,7 +111,7 @@ test('a build that times out is a build-failed finding, not a silent fallback to
   const { files } = adversarialBudgets.slowBuild(1, 60, 60);
   const root = '/repo';
   const folder = new Folder(root, memoryHost(root, files), { remotes: ['https://github.com/example/fleet'] }, {});
-  await folder.refine({ allowProcesses: false, timeoutMs: 50 });
+  await folder.refine({ allowNetwork: false, timeoutMs: 50 });
   const failed = checkModel(folder.model()).diagnostics.filter((d) => d.rule === 'build-failed');
   assert.ok(
     failed.some((d) => /Kustomization flux-system\/slow0: kustomize \(WebAssembly\) did not finish within 0\.1 s and was stopped/.test(d.message)),
@@ -129,7 +129,7 @@ test('a build that throws on the engine thread is that build\'s failure; the oth
   };
   const root = '/repo';
   const folder = new Folder(root, memoryHost(root, files), { remotes: ['https://github.com/example/fleet'] }, {});
-  const result = await folder.refine({ allowProcesses: false });
+  const result = await folder.refine({ allowNetwork: false });
   assert.equal(result?.pending, 0);
   const failed = checkModel(folder.model()).diagnostics.filter((d) => d.rule === 'build-failed');
   assert.ok(failed.some((d) => /flux-system\/apps/.test(d.message)), JSON.stringify(failed.map((d) => d.message)));

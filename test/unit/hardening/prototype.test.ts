@@ -13,7 +13,8 @@ import { memoryHost } from '../../../src/core/workspace/host';
 import { mergeMaps, parsePath, replacePathValue } from '../../../src/core/flux/helmValues';
 import { postBuildVars } from '../../../src/core/model/nodes';
 import { renderHelmRelease } from '../../../src/render/index';
-import { childEnv } from '../../../src/render/exec';
+import { loginFiles } from '../../../src/render/charts/credentials';
+import { defaultChartCache } from '../../../src/render/charts/cache';
 import { sealSharedPrototypes } from '../../../src/node/sealPrototypes';
 import { BASE } from './adversarial';
 
@@ -52,7 +53,7 @@ async function buildError(targetPath: string): Promise<string> {
   const model = hrRepo(targetPath).model();
   const hr = model.clusters[0]?.helmReleases.find((h) => h.applied.name === 'podinfo');
   assert.ok(hr, 'the HelmRelease is in the cluster');
-  const r = await renderHelmRelease(model, hr, { allowProcesses: false, cacheDir: '/nonexistent' });
+  const r = await renderHelmRelease(model, hr, { allowNetwork: false, cacheDir: '/nonexistent' });
   assert.ok(!r.ok, 'the build was refused');
   return r.error.message;
 }
@@ -97,16 +98,16 @@ test('post-build variables named like prototype members are data, and inherited 
   assert.equal(postBuildVars({ ...ks, body: { ...ks.body, spec: { postBuild: {} } } }, 'flux-system', () => undefined)!.toString, undefined);
 });
 
-test('a child environment holds only the caller\'s own allowed variables, whatever Object.prototype holds', () => {
-  Object.defineProperty(Object.prototype, 'HTTPS_PROXY', { value: 'http://attacker:3128', enumerable: true, configurable: true, writable: true });
+test('where chart fetches look for registry logins and write the chart cache comes from the caller\'s own variables, whatever Object.prototype holds', () => {
+  for (const name of ['DOCKER_CONFIG', 'HELM_REGISTRY_CONFIG', 'GITOPS_PREVIEW_CACHE']) {
+    Object.defineProperty(Object.prototype, name, { value: '/attacker', enumerable: true, configurable: true, writable: true });
+  }
   try {
-    const env = childEnv({ HOME: '/home/u', TOKEN: 'secret' }, true);
-    const names: string[] = [];
-    for (const name in env) names.push(name);
-    assert.deepEqual(names.sort(), ['HOME', 'PATH']);
-    assert.equal(env.HTTPS_PROXY, undefined);
+    const env = { HOME: '/home/u' };
+    assert.deepEqual(loginFiles(env), ['/home/u/.config/helm/registry/config.json', '/home/u/.docker/config.json']);
+    assert.equal(defaultChartCache(env), '/home/u/.cache/gitops-preview/charts');
   } finally {
-    delete (Object.prototype as Record<string, unknown>).HTTPS_PROXY;
+    for (const name of ['DOCKER_CONFIG', 'HELM_REGISTRY_CONFIG', 'GITOPS_PREVIEW_CACHE']) delete (Object.prototype as Record<string, unknown>)[name];
   }
 });
 

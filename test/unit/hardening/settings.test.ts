@@ -1,6 +1,6 @@
 /**
- * A trusted folder's `.vscode/settings.json` must not choose the helm binary or the kubeconfig
- * (whose exec plugins run commands): both settings are the user's alone.
+ * A trusted folder's `.vscode/settings.json` must not choose the kubeconfig (whose exec plugins
+ * run commands): the setting is the user's alone. No setting names a binary any more.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,18 +13,18 @@ const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../pa
   capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
 };
 
-test('helmPath and kubeconfig are declared settable by the user only (machine scope), and restricted in untrusted workspaces', () => {
-  for (const key of ['gitopsPreview.helmPath', 'gitopsPreview.kubeconfig']) {
-    assert.equal(manifest.contributes.configuration.properties[key]?.scope, 'machine', key);
-    assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(key), key);
-  }
+test('kubeconfig is declared settable by the user only (machine scope), and restricted in untrusted workspaces; no helm binary setting is left', () => {
+  const key = 'gitopsPreview.kubeconfig';
+  assert.equal(manifest.contributes.configuration.properties[key]?.scope, 'machine', key);
+  assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(key), key);
+  assert.equal(manifest.contributes.configuration.properties['gitopsPreview.helmPath'], undefined);
 });
 
 test('only the user\'s value of a path setting is used: workspace and folder values are ignored', () => {
   const config = (values: Record<string, unknown>): InspectableConfiguration => ({
     inspect: <T>() => values as { globalValue?: T },
   });
-  assert.equal(userPathSetting(config({ workspaceValue: './evil/helm', workspaceFolderValue: './evil/helm' }), 'helmPath'), undefined);
-  assert.equal(userPathSetting(config({ globalValue: ' /usr/bin/helm ', workspaceValue: './evil/helm' }), 'helmPath'), '/usr/bin/helm');
+  assert.equal(userPathSetting(config({ workspaceValue: './evil/kubeconfig', workspaceFolderValue: './evil/kubeconfig' }), 'kubeconfig'), undefined);
+  assert.equal(userPathSetting(config({ globalValue: ' /home/u/.kube/config ', workspaceValue: './evil/kubeconfig' }), 'kubeconfig'), '/home/u/.kube/config');
   assert.equal(userPathSetting(config({ globalValue: 42 }), 'kubeconfig'), undefined);
 });

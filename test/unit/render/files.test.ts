@@ -62,7 +62,7 @@ test('a build that reads a file over the limit fails and names it (5 MB, as mani
       const model = new Repo(root, diskHost, { sha256: (s) => s }).model();
       const node = model.clusters.flatMap((c) => c.kustomizations).find((k) => k.applied.name === 'apps');
       assert.ok(node, 'the Kustomization is placed');
-      const r = await renderKustomization(model, node, { allowProcesses: false });
+      const r = await renderKustomization(model, node, { allowNetwork: false });
       assert.ok(!r.ok);
       assert.equal(r.error.kind, 'build-failed', r.error.message);
       assert.match(r.error.message, /huge\.json/);
