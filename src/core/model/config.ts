@@ -55,7 +55,7 @@ export interface RepositorySettings {
   readonly problems: readonly { path: PathSegment[]; message: string }[];
 }
 
-const KNOWN_KEYS = ['sourceRoots', 'rules', 'ignore'];
+const KNOWN_KEYS = ['sourceRoots', 'rules', 'ignore', 'bootstrap'];
 const SETTINGS = ['error', 'warning', 'info', 'off'];
 
 export function repositorySettings(ws: Workspace): RepositorySettings {
