@@ -27,10 +27,18 @@ export function commandsOf(text: string): CommandWords[] {
   const lines = text.split('\n');
   for (let i = 0; i < lines.length && out.length < MAX_COMMANDS; i++) {
     const start = i;
-    let line = lines[i];
-    while (line.endsWith('\\') && i + 1 < lines.length) line = line.slice(0, -1) + ' ' + lines[++i];
+    // Parts joined once: appending line by line would copy a long continued command again per line.
+    const parts = [lines[i]];
+    while (parts[parts.length - 1].endsWith('\\') && i + 1 < lines.length) {
+      parts[parts.length - 1] = parts[parts.length - 1].slice(0, -1);
+      parts.push(lines[++i]);
+    }
+    const line = parts.join(' ');
     if (!line.includes('kubectl') && !line.includes('helm') && !line.includes('flux')) continue;
-    for (const words of splitCommands(line)) if (words.length) out.push({ line: start + 1, words });
+    for (const words of splitCommands(line)) {
+      if (out.length >= MAX_COMMANDS) break;
+      if (words.length) out.push({ line: start + 1, words });
+    }
   }
   return out;
 }
@@ -117,12 +125,16 @@ function flagValue(args: readonly string[], i: number, long: string[], short: st
   return undefined;
 }
 
+/** kubectl's global flags that take a value (`kubectl --context main apply …`). */
+const KUBECTL_VALUE_FLAGS = new Set(['--context', '--kubeconfig', '-n', '--namespace', '--cluster', '--user', '-s', '--server', '--as', '--token']);
+
 /** `kubectl apply|create` with its `-k`/`--kustomize` folders and `-f`/`--filename` targets (`-` and stdin left out). */
 export function kubectlApply(words: readonly string[]): { kustomize: string[]; files: string[] } | undefined {
   const args = argsOf(words, 'kubectl');
   if (!args) return undefined;
-  const verb = args.findIndex((a) => !a.startsWith('-'));
-  if (verb < 0 || (args[verb] !== 'apply' && args[verb] !== 'create')) return undefined;
+  let verb = 0;
+  while (verb < args.length && args[verb].startsWith('-')) verb += KUBECTL_VALUE_FLAGS.has(args[verb]) ? 2 : 1;
+  if (args[verb] !== 'apply' && args[verb] !== 'create') return undefined;
   const kustomize: string[] = [];
   const files: string[] = [];
   for (let i = verb + 1; i < args.length; ) {

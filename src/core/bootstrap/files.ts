@@ -16,7 +16,7 @@ export interface BootstrapFile {
   readonly text: string;
   /** What reads it as commands; undefined for YAML. */
   readonly runner?: RunnerKind;
-  /** Parsed, for YAML files of hidden folders. */
+  /** For YAML files of hidden folders: parsed when a reader first needs its documents. */
   readonly yaml?: SourceFile;
 }
 
@@ -45,11 +45,6 @@ export function runnerKindOf(name: string, dir: string): RunnerKind | 'maybe-she
   return undefined;
 }
 
-/** YAML text worth parsing in a hidden folder: a helmfile, a Taskfile, a Talos config. */
-function mayBeBootstrapYaml(text: string): boolean {
-  return text.includes('releases:') || text.includes('tasks:') || text.includes('extraManifests') || text.includes('inlineManifests');
-}
-
 const cache = new WeakMap<Workspace, { version: number; files: BootstrapFiles }>();
 
 export function bootstrapFiles(ws: Workspace): BootstrapFiles {
@@ -71,7 +66,7 @@ export function bootstrapFiles(ws: Workspace): BootstrapFiles {
     if (kind === 'maybe-shell') {
       if (text.startsWith('#!') && /^#![^\n]*\b(ba|z|k|da)?sh\b/.test(text.slice(0, 200))) files.push({ path, text, runner: 'shell' });
     } else if (kind) files.push({ path, text, runner: kind });
-    else if (mayBeBootstrapYaml(text)) files.push({ path, text, yaml: parseSourceFile(path, text) });
+    else files.push({ path, text, yaml: parseSourceFile(path, text) });
   };
   const hiddenRoots: string[] = [];
   const stack = [ws.root];
