@@ -101,3 +101,29 @@ export function bootstrapFiles(ws: Workspace): BootstrapFiles {
   cache.set(ws, { version: ws.treeVersion, files: out });
   return { ...out, yaml: [...ws.files.values(), ...files.flatMap((f) => (f.yaml ? [f.yaml] : []))] };
 }
+
+/** What a YAML file's text may hold, read once per parsed file: most files of a repository hold none of it. */
+export interface TextMarks {
+  /** A top-level `releases:` key (a helmfile). */
+  readonly releases: boolean;
+  /** `extraManifests` or `inlineManifests` (a Talos config). */
+  readonly talos: boolean;
+  /** A command of kubectl, helm or flux. */
+  readonly commands: boolean;
+}
+
+const marks = new WeakMap<SourceFile, TextMarks>();
+
+export function textMarks(file: SourceFile): TextMarks {
+  let m = marks.get(file);
+  if (!m) {
+    const t = file.text;
+    m = {
+      releases: t.startsWith('releases:') || t.includes('\nreleases:'),
+      talos: t.includes('extraManifests') || t.includes('inlineManifests'),
+      commands: t.includes('kubectl') || t.includes('helm') || t.includes('flux'),
+    };
+    marks.set(file, m);
+  }
+  return m;
+}

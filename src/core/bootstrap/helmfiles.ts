@@ -12,6 +12,7 @@ import { asArray, asRecord, asString } from '../model/objects';
 import { chartName, KNOWN_CHARTS } from '../checks/knownCharts';
 import type { BootstrapFact } from './facts';
 import type { ReadContext } from './steps';
+import { textMarks } from './files';
 
 interface Release {
   readonly name: string;
@@ -124,11 +125,23 @@ function templateHelmfileFacts(path: string, text: string, out: BootstrapFact[])
   for (const r of releases) out.push(releaseFact(path, r, skipCrds, crdsOnly));
 }
 
+/** Per parsed file (an edit elsewhere does not read it again), as a helmfile by its own right or because a step runs it. */
+const memoByFile = new WeakMap<SourceFile, BootstrapFact[]>();
+const linkedMemo = new WeakMap<SourceFile, BootstrapFact[]>();
+
 export function helmfileFacts(ctx: ReadContext): BootstrapFact[] {
   const out: BootstrapFact[] = [];
   for (const file of ctx.yamlByPath.values()) {
-    if (!file.text.includes('releases')) continue;
-    yamlHelmfileFacts(file, ctx.helmfileLinks.has(file.path), out);
+    if (!textMarks(file).releases) continue;
+    const linked = ctx.helmfileLinks.has(file.path);
+    const memo = (linked ? linkedMemo : memoByFile).get(file);
+    if (memo) out.push(...memo);
+    else {
+      const facts: BootstrapFact[] = [];
+      yamlHelmfileFacts(file, linked, facts);
+      (linked ? linkedMemo : memoByFile).set(file, facts);
+      out.push(...facts);
+    }
   }
   for (const file of ctx.files.files) {
     if (file.runner !== 'helmfile-template') continue;

@@ -29,8 +29,17 @@ export interface ReadContext {
 export function readContext(ws: Workspace, files: BootstrapFiles): ReadContext {
   const yamlByPath = new Map<string, SourceFile>();
   for (const f of files.yaml) if (!yamlByPath.has(f.path)) yamlByPath.set(f.path, f);
+  return { ws, files, yamlByPath, dirFiles: dirFilesOf(ws, files.paths), helmfileLinks: new Set() };
+}
+
+/** Per set of paths (the same until files appear or vanish). */
+const dirFilesCache = new WeakMap<ReadonlySet<string>, Map<string, string[]>>();
+
+function dirFilesOf(ws: Workspace, paths: ReadonlySet<string>): Map<string, string[]> {
+  const cached = dirFilesCache.get(paths);
+  if (cached) return cached;
   const dirFiles = new Map<string, string[]>();
-  for (const p of files.paths) {
+  for (const p of paths) {
     const dir = p.slice(0, p.lastIndexOf('/'));
     const list = dirFiles.get(dir);
     if (list) list.push(p.slice(dir.length + 1));
@@ -40,7 +49,8 @@ export function readContext(ws: Workspace, files: BootstrapFiles): ReadContext {
   for (const dir of [...dirFiles.keys()]) {
     for (let d = dir.slice(0, dir.lastIndexOf('/')); d.length > ws.root.length && !dirFiles.has(d); d = d.slice(0, d.lastIndexOf('/'))) dirFiles.set(d, []);
   }
-  return { ws, files, yamlByPath, dirFiles, helmfileLinks: new Set() };
+  dirFilesCache.set(paths, dirFiles);
+  return dirFiles;
 }
 
 /** Steps a kustomize folder may nest through `resources`: past this it is not a bootstrap folder. */

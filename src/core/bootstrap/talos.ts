@@ -9,6 +9,7 @@ import { asArray, asRecord, asString, objectsOf } from '../model/objects';
 import { crdFact, type BootstrapFact } from './facts';
 import { crdGroupsOfUrl } from './crdBundles';
 import type { ReadContext } from './steps';
+import { textMarks } from './files';
 
 /** Inline manifests read per file, and their size: a machine config is not a bundle store. */
 const MAX_INLINE = 200;
@@ -68,11 +69,20 @@ function docFacts(doc: YamlDoc, out: BootstrapFact[]): void {
   }
 }
 
+/** Per parsed file: an edit elsewhere does not read it again. */
+const memo = new WeakMap<SourceFile, BootstrapFact[]>();
+
 export function talosFacts(ctx: ReadContext): BootstrapFact[] {
   const out: BootstrapFact[] = [];
   for (const file of ctx.yamlByPath.values()) {
-    if (!file.text.includes('extraManifests') && !file.text.includes('inlineManifests')) continue;
-    for (const doc of (file as SourceFile).docs) docFacts(doc, out);
+    if (!textMarks(file).talos) continue;
+    let facts = memo.get(file);
+    if (!facts) {
+      facts = [];
+      for (const doc of file.docs) docFacts(doc, facts);
+      memo.set(file, facts);
+    }
+    out.push(...facts);
   }
   return out;
 }

@@ -3,36 +3,45 @@
  * whose commands are YAML strings), justfiles and `*.just` modules, Makefiles and shell scripts
  * (text, line by line). Each command is read by `factsOfCommand`.
  */
-import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { SourceFile } from '../yaml/document';
 import type { BootstrapFact, BootstrapReader } from './facts';
 import { commandsOf } from './commands';
 import { factsOfCommand, type ReadContext } from './steps';
+import { textMarks } from './files';
 
 export function isTaskFile(path: string): boolean {
   const base = path.slice(path.lastIndexOf('/') + 1);
   return /^taskfile(\.dist)?\.ya?ml$/i.test(base) || ((path.includes('/.taskfiles/') || path.includes('/.taskfile/')) && /\.ya?ml$/.test(base));
 }
 
-/** Scalars of a document with the 1-based line each starts on (commands sit under `tasks.*.cmds`, `cmd`…). */
-function scalars(file: SourceFile, node: unknown, out: { text: string; line: number }[], depth = 0): void {
+/** Strings of a document's value (commands sit under `tasks.*.cmds`, `cmd`…). */
+function strings(v: unknown, out: string[], depth = 0): void {
   if (depth > 20 || out.length > 10_000) return;
-  if (isScalar(node)) {
-    if (typeof node.value === 'string' && node.range) out.push({ text: node.value, line: file.lines.position(node.range[0]).line + 1 });
-  } else if (isMap(node)) {
-    for (const pair of node.items) scalars(file, pair.value, out, depth + 1);
-  } else if (isSeq(node)) {
-    for (const item of node.items) scalars(file, item, out, depth + 1);
-  }
+  if (typeof v === 'string') {
+    if (v.includes('kubectl') || v.includes('helm') || v.includes('flux')) out.push(v);
+  } else if (Array.isArray(v)) for (const x of v) strings(x, out, depth + 1);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) strings(x, out, depth + 1);
 }
 
+/**
+ * Commands of a Taskfile with the line each is written on: found in the text from where the
+ * previous one was, so the document is not parsed again for positions.
+ */
 function taskfileFacts(ctx: ReadContext, file: SourceFile, out: BootstrapFact[]): void {
-  if (!file.text.includes('kubectl') && !file.text.includes('helm') && !file.text.includes('flux')) return;
+  if (!textMarks(file).commands) return;
+  let cursor = 0;
   for (const doc of file.docs) {
-    const strings: { text: string; line: number }[] = [];
-    scalars(file, (doc.node as { contents?: Node | null }).contents, strings);
-    for (const s of strings) {
-      for (const cmd of commandsOf(s.text)) factsOfCommand(ctx, 'taskfile', file.path, { line: s.line + cmd.line - 1, words: cmd.words }, out);
+    const found: string[] = [];
+    strings(doc.value, found);
+    for (const s of found) {
+      const lines = s.split('\n');
+      for (const cmd of commandsOf(s)) {
+        const written = lines[cmd.line - 1].trim();
+        const at = written ? file.text.indexOf(written, cursor) : -1;
+        if (at >= 0) cursor = at + written.length;
+        const line = file.lines.position(at >= 0 ? at : cursor).line + 1;
+        factsOfCommand(ctx, 'taskfile', file.path, { line, words: cmd.words }, out);
+      }
     }
   }
 }
