@@ -2,7 +2,7 @@
  * Talos installs manifests with the cluster itself, before anything else runs: `extraManifests`
  * (URLs) and `inlineManifests` (`{name, contents}`) of a machine config's `cluster` section, of a
  * machine config patch, or of talhelper's `talconfig.yaml` (at its top, under `controlPlane`,
- * `worker` or a node, and in their `patches`). CRDs defined inline are known by name and group.
+ * `worker` or a node, and in their `inlinePatch`). CRDs defined inline are known by name and group.
  */
 import { parseSourceFile, rangeAt, type PathSegment, type SourceFile, type YamlDoc } from '../yaml/document';
 import { asArray, asRecord, asString, objectsOf } from '../model/objects';
@@ -25,14 +25,20 @@ function sections(path: string, v: Record<string, any>): { at: PathSegment[]; se
   const cluster = asRecord(v.cluster);
   if (cluster) out.push({ at: ['cluster'], section: cluster });
   if (!isTalconfig(path)) return out;
-  out.push({ at: [], section: v });
+  // talhelper: at the top, per role and per node, and in their `inlinePatch` (a machine config patch).
+  const withPatch = (at: PathSegment[], section: Record<string, any>) => {
+    out.push({ at, section });
+    const patched = asRecord(asRecord(section.inlinePatch)?.cluster);
+    if (patched) out.push({ at: [...at, 'inlinePatch', 'cluster'], section: patched });
+  };
+  withPatch([], v);
   for (const role of ['controlPlane', 'worker']) {
     const r = asRecord(v[role]);
-    if (r) out.push({ at: [role], section: r });
+    if (r) withPatch([role], r);
   }
   asArray(v.nodes).forEach((n, i) => {
     const node = asRecord(n);
-    if (node) out.push({ at: ['nodes', i], section: node });
+    if (node) withPatch(['nodes', i], node);
   });
   return out;
 }

@@ -124,6 +124,12 @@ test('Talos: extraManifests URLs and inlineManifests CRDs of talconfig.yaml and 
       '          names:',
       '            kind: ClusterSecretStore',
       '            plural: clustersecretstores',
+      'nodes:',
+      '  - hostname: n1',
+      '    inlinePatch:',
+      '      cluster:',
+      '        extraManifests:',
+      '          - https://example.com/node-only.yaml',
       '',
     ].join('\n'),
     'talos/patches/cluster.yaml': 'cluster:\n  extraManifests:\n    - https://example.com/approver.yaml\n  inlineManifests:\n    - name: ns\n      contents: "apiVersion: v1\\nkind: Namespace\\nmetadata:\\n  name: x\\n"\n',
@@ -133,6 +139,7 @@ test('Talos: extraManifests URLs and inlineManifests CRDs of talconfig.yaml and 
     'talos manifest ns [] talos/patches/cluster.yaml:5',
     'talos crd-group gateway.networking.k8s.io [gateway.networking.k8s.io] talos/talconfig.yaml:4',
     'talos crd clustersecretstores.external-secrets.io [external-secrets.io] talos/talconfig.yaml:6',
+    'talos manifest https://example.com/node-only.yaml [] talos/talconfig.yaml:22',
   ]);
   assert.deepEqual(crdOrder(files), []);
 });
