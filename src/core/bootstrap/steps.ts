@@ -13,7 +13,7 @@ import { crdGroupsOfUrl } from './crdBundles';
 import type { BootstrapFiles } from './files';
 import { crdFact, type BootstrapFact, type BootstrapReader } from './facts';
 import { fluxBootstrap, helmfileRun, helmInstall, kubectlApply, type CommandWords } from './commands';
-import { resolveWritten } from './writtenPaths';
+import { resolveWritten, type ResolvedPath } from './writtenPaths';
 
 /** What the readers share: the files, indexed, and the helmfiles steps run. */
 export interface ReadContext {
@@ -24,12 +24,14 @@ export interface ReadContext {
   readonly dirFiles: ReadonlyMap<string, readonly string[]>;
   /** Helmfiles a step runs (`helmfile -f bootstrap/crds.yaml template`): read as helmfiles whatever their name. */
   readonly helmfileLinks: Set<string>;
+  /** Paths resolved so far: a path behind a variable is matched against every folder once, however many steps write it. */
+  readonly resolved: Map<string, ResolvedPath[]>;
 }
 
 export function readContext(ws: Workspace, files: BootstrapFiles): ReadContext {
   const yamlByPath = new Map<string, SourceFile>();
   for (const f of files.yaml) if (!yamlByPath.has(f.path)) yamlByPath.set(f.path, f);
-  return { ws, files, yamlByPath, dirFiles: dirFilesOf(ws, files.paths), helmfileLinks: new Set() };
+  return { ws, files, yamlByPath, dirFiles: dirFilesOf(ws, files.paths), helmfileLinks: new Set(), resolved: new Map() };
 }
 
 /** Per set of paths (the same until files appear or vanish). */
@@ -53,6 +55,25 @@ function dirFilesOf(ws: Workspace, paths: ReadonlySet<string>): Map<string, stri
   return dirFiles;
 }
 
+/** Distinct paths resolved per repository: past this, steps are not followed into the repository. */
+const MAX_RESOLVED = 5000;
+
+/** The repository folders (`dir`), YAML files or folders (`yaml`), or any files (`file`) a written path may be. */
+function resolve(ctx: ReadContext, kind: 'dir' | 'yaml' | 'file', written: string, fromDir: string): ResolvedPath[] {
+  const key = `${kind}\u0000${fromDir}\u0000${written}`;
+  const known = ctx.resolved.get(key);
+  if (known) return known;
+  if (ctx.resolved.size >= MAX_RESOLVED) return [];
+  const found =
+    kind === 'dir'
+      ? resolveWritten(written, ctx.ws.root, fromDir, (p) => ctx.dirFiles.has(p), () => ctx.dirFiles.keys())
+      : kind === 'yaml'
+        ? resolveWritten(written, ctx.ws.root, fromDir, (p) => ctx.yamlByPath.has(p) || ctx.dirFiles.has(p), () => [...ctx.yamlByPath.keys(), ...ctx.dirFiles.keys()])
+        : resolveWritten(written, ctx.ws.root, fromDir, (p) => ctx.files.paths.has(p), () => ctx.files.paths);
+  ctx.resolved.set(key, found);
+  return found;
+}
+
 /** Steps a kustomize folder may nest through `resources`: past this it is not a bootstrap folder. */
 const MAX_FOLDERS = 200;
 
@@ -63,7 +84,7 @@ export function factsOfCommand(ctx: ReadContext, reader: BootstrapReader, file: 
   if (kubectl) {
     for (const k of kubectl.kustomize) {
       const via = `kubectl apply -k ${k}`;
-      const dirs = resolveWritten(k, ctx.ws.root, fromDir, (p) => ctx.dirFiles.has(p), () => ctx.dirFiles.keys());
+      const dirs = resolve(ctx, 'dir', k, fromDir);
       if (!dirs.length && !isRemoteResource(k)) out.push({ ...base, what: 'manifest', name: k, groups: [], via });
       if (isRemoteResource(k)) urlFacts(k, { ...base, via }, out);
       for (const d of dirs) folderFacts(ctx, d.path, { ...base, via, ...(d.scope ? { scope: [d.scope] } : {}) }, out);
@@ -74,7 +95,7 @@ export function factsOfCommand(ctx: ReadContext, reader: BootstrapReader, file: 
         urlFacts(f, { ...base, via }, out);
         continue;
       }
-      const targets = resolveWritten(f, ctx.ws.root, fromDir, (p) => ctx.yamlByPath.has(p) || ctx.dirFiles.has(p), () => [...ctx.yamlByPath.keys(), ...ctx.dirFiles.keys()]);
+      const targets = resolve(ctx, 'yaml', f, fromDir);
       if (!targets.length) out.push({ ...base, what: 'manifest', name: f, groups: [], via });
       for (const t of targets) {
         const b = { ...base, via, ...(t.scope ? { scope: [t.scope] } : {}) };
@@ -100,7 +121,7 @@ export function factsOfCommand(ctx: ReadContext, reader: BootstrapReader, file: 
   const helmfile = helmfileRun(cmd.words);
   if (helmfile) {
     const written = helmfile.file ?? 'helmfile.yaml';
-    for (const t of resolveWritten(written, ctx.ws.root, fromDir, (p) => ctx.files.paths.has(p), () => ctx.files.paths)) ctx.helmfileLinks.add(t.path);
+    for (const t of resolve(ctx, 'file', written, fromDir)) ctx.helmfileLinks.add(t.path);
     return;
   }
   const flux = fluxBootstrap(cmd.words);
