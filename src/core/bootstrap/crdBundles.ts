@@ -5,6 +5,8 @@
  * `monitoring.coreos.com_servicemonitors.yaml`, external-secrets' `external-secrets.io_…`); a few
  * projects publish one bundle under a well-known name.
  */
+const FLUX_GROUPS = ['source.toolkit.fluxcd.io', 'kustomize.toolkit.fluxcd.io', 'helm.toolkit.fluxcd.io', 'notification.toolkit.fluxcd.io', 'image.toolkit.fluxcd.io'];
+
 const BUNDLES: readonly { host: string; file: string; groups: readonly string[] }[] = [
   { host: 'kubernetes-sigs/gateway-api', file: 'standard-install.yaml', groups: ['gateway.networking.k8s.io'] },
   { host: 'kubernetes-sigs/gateway-api', file: 'experimental-install.yaml', groups: ['gateway.networking.k8s.io', 'gateway.networking.x-k8s.io'] },
@@ -13,6 +15,14 @@ const BUNDLES: readonly { host: string; file: string; groups: readonly string[] 
   { host: 'dragonflydb/dragonfly-operator', file: 'crd.yaml', groups: ['dragonflydb.io'] },
   { host: 'cert-manager/cert-manager', file: 'cert-manager.crds.yaml', groups: ['cert-manager.io', 'acme.cert-manager.io'] },
   { host: 'external-secrets/external-secrets', file: 'bundle.yaml', groups: ['external-secrets.io', 'generators.external-secrets.io'] },
+  // Flux itself (`kubectl apply -k github.com/fluxcd/flux2/manifests/install?ref=v2.9.3`).
+  { host: 'fluxcd/flux2', file: '', groups: FLUX_GROUPS },
+  { host: 'fluxcd/flux2', file: 'install.yaml', groups: FLUX_GROUPS },
+  { host: 'prometheus-operator/prometheus-operator', file: 'bundle.yaml', groups: ['monitoring.coreos.com'] },
+  { host: 'kyverno/kyverno', file: 'install.yaml', groups: ['kyverno.io', 'policies.kyverno.io', 'reports.kyverno.io', 'wgpolicyk8s.io'] },
+  { host: 'metallb/metallb', file: 'metallb-native.yaml', groups: ['metallb.io'] },
+  { host: 'rancher/system-upgrade-controller', file: 'crd.yaml', groups: ['upgrade.cattle.io'] },
+  { host: 'cert-manager/cert-manager', file: 'cert-manager.yaml', groups: ['cert-manager.io', 'acme.cert-manager.io'] },
 ];
 
 /** A DNS-style group, an underscore, a plural: the controller-gen CRD file name. */
@@ -35,6 +45,7 @@ export function crdGroupsOfUrl(url: string): string[] {
   const file = clean.slice(clean.lastIndexOf('/') + 1);
   const group = groupOfCrdFileName(file);
   if (group) return [group];
-  for (const b of BUNDLES) if (clean.includes(b.host) && (b.file === '' || file === b.file)) return [...b.groups];
+  // `owner/repo/` or a URL ending in it: `fluxcd/flux2` is not `fluxcd/flux2-multi-tenancy`.
+  for (const b of BUNDLES) if ((clean.includes(`${b.host}/`) || clean.endsWith(b.host)) && (b.file === '' || file === b.file)) return [...b.groups];
   return [];
 }

@@ -1,52 +1,152 @@
 /**
  * Releases of the repository's helmfiles, which home-lab repositories run before bootstrapping Flux
  * (CNI, cert-manager, external-secrets, CRDs-only charts): what they install exists before any
- * Kustomization runs.
+ * Kustomization runs. A helmfile is known by its name (`helmfile.yaml`, `helmfile.d/`), by a step
+ * that runs it (`helmfile -f bootstrap/crds.yaml template`), or by its content wherever it is
+ * (releases naming charts, no apiVersion). `.gotmpl` helmfiles are read line by line, templates
+ * not executed: a templated value is unknown.
  */
-import type { RepoModel } from '../model/graph';
+import type { SourceFile } from '../yaml/document';
+import { rangeAt } from '../yaml/document';
 import { asArray, asRecord, asString } from '../model/objects';
 import { chartName, KNOWN_CHARTS } from '../checks/knownCharts';
+import type { BootstrapFact } from './facts';
+import type { ReadContext } from './steps';
+import { textMarks } from './files';
 
-/** What bootstrap helmfiles of the workspace install before Flux runs. */
-export interface HelmfileReleases {
-  /** `namespace/name` of each release. */
-  readonly names: Set<string>;
-  /**
-   * API groups whose CRDs a release's chart installs whatever its values, by the well-known charts
-   * (a CRDs-only chart such as prometheus-operator-crds); the helmfile's values are not read.
-   */
-  readonly crdGroups: Set<string>;
+interface Release {
+  readonly name: string;
+  readonly namespace: string | undefined;
+  /** Undefined when not written, or templated. */
+  readonly chart: string | undefined;
+  readonly line: number;
+  readonly values: readonly unknown[];
 }
 
-const helmfileCache = new WeakMap<RepoModel, HelmfileReleases>();
+function isNamedHelmfile(path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return base.startsWith('helmfile') || path.includes('/helmfile.d/') || path.includes('/helmfile/');
+}
 
-/**
- * Home-lab repositories commonly install CNI, cert-manager, external-secrets and CRD charts with
- * helmfile before bootstrapping Flux; their CRDs exist before any Kustomization runs.
- */
-export function helmfileReleases(model: RepoModel): HelmfileReleases {
-  const cached = helmfileCache.get(model);
-  if (cached) return cached;
-  const out: HelmfileReleases = { names: new Set(), crdGroups: new Set() };
-  for (const file of model.workspace.files.values()) {
-    // A helmfile by its name, or by its content wherever it is (`bootstrap/crds.yaml`): releases
-    // that name charts, and no apiVersion.
-    const named = file.path.includes('helmfile');
-    for (const doc of file.docs) {
-      const v = asRecord(doc.value);
-      if (!v || v.apiVersion !== undefined || !Array.isArray(v.releases)) continue;
-      if (!named && !v.releases.some((r) => asString(asRecord(r)?.chart))) continue;
-      for (const r of asArray(v.releases)) {
-        const rel = asRecord(r);
-        const name = asString(rel?.name);
-        if (name) out.names.add(`${asString(rel?.namespace) ?? 'default'}/${name}`);
-        const chart = asString(rel?.chart);
-        const known = chart ? KNOWN_CHARTS[chartName(chart)] : undefined;
-        if (known && !known.enabledBy) for (const g of known.groups) out.crdGroups.add(g);
-      }
+/** Whether a release installs its chart's CRDs whatever its values; the chart's own name, or the release's when the chart is not written. */
+function releaseFact(file: string, r: Release, skipCrds: boolean, crdsOnly: boolean): BootstrapFact {
+  const name = r.chart && !r.chart.includes('{{') ? chartName(r.chart) : r.name;
+  const known = KNOWN_CHARTS[name];
+  const enabled =
+    !known?.enabledBy ||
+    known.enabledBy.some((p) =>
+      r.values.some((v) => {
+        let x: unknown = v;
+        for (const seg of p) x = asRecord(x)?.[seg];
+        return x === true || x === 'true';
+      }),
+    );
+  const groups = known && enabled && !skipCrds ? [...known.groups] : [];
+  const release = `${r.namespace ?? 'default'}/${r.name}`;
+  return { what: 'chart', name, groups, reader: 'helmfile', file, line: r.line, via: `release ${release}${crdsOnly ? ' (--include-crds)' : ''}`, release };
+}
+
+function args(v: unknown): string[] {
+  return asArray(asRecord(v)?.args).map((a) => asString(a) ?? '');
+}
+
+function yamlHelmfileFacts(file: SourceFile, linked: boolean, out: BootstrapFact[]): void {
+  const named = linked || isNamedHelmfile(file.path);
+  for (const doc of file.docs) {
+    const v = asRecord(doc.value);
+    if (!v || v.apiVersion !== undefined || !Array.isArray(v.releases)) continue;
+    if (!named && !v.releases.some((r) => asString(asRecord(r)?.chart))) continue;
+    const defaults = args(v.helmDefaults);
+    v.releases.forEach((entry, i) => {
+      const rel = asRecord(entry);
+      const name = asString(rel?.name);
+      if (!rel || !name || rel.installed === false) return;
+      const own = args(rel);
+      const all = [...defaults, ...own];
+      const line = rangeAt(doc, ['releases', i]).start.line + 1;
+      const release: Release = { name, namespace: asString(rel.namespace), chart: asString(rel.chart), line, values: asArray(rel.values) };
+      out.push(releaseFact(file.path, release, all.includes('--skip-crds'), all.includes('--include-crds')));
+    });
+  }
+}
+
+/** `key: value` of one YAML line, the value unquoted; undefined for a templated value. */
+function keyValue(text: string): [string, string | undefined] | undefined {
+  const colon = text.indexOf(':');
+  if (colon <= 0) return undefined;
+  let value = text.slice(colon + 1).trim();
+  const hash = value.indexOf(' #');
+  if (hash >= 0) value = value.slice(0, hash).trim();
+  if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) value = value.slice(1, -1);
+  return [text.slice(0, colon).trim(), value && !value.includes('{{') ? value : undefined];
+}
+
+/** A `.gotmpl` helmfile: its `releases:` items, line by line. */
+function templateHelmfileFacts(path: string, text: string, out: BootstrapFact[]): void {
+  const releases: Release[] = [];
+  let inReleases = false;
+  let itemIndent = -1;
+  let current: { name?: string; namespace?: string; chart?: string; line: number } | undefined;
+  const flush = () => {
+    if (current?.name) releases.push({ name: current.name, namespace: current.namespace, chart: current.chart, line: current.line, values: [] });
+    current = undefined;
+  };
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i];
+    let indent = 0;
+    while (indent < raw.length && raw[indent] === ' ') indent++;
+    const trimmed = raw.slice(indent).trimEnd();
+    if (!trimmed || trimmed.startsWith('#') || trimmed.startsWith('{{')) continue;
+    if (indent === 0) {
+      flush();
+      inReleases = trimmed === 'releases:';
+      itemIndent = -1;
+      if (!inReleases) continue;
+      continue;
+    }
+    if (!inReleases) continue;
+    let rest = trimmed;
+    if (trimmed.startsWith('- ') && (itemIndent < 0 || indent === itemIndent)) {
+      flush();
+      itemIndent = indent;
+      current = { line: i + 1 };
+      rest = trimmed.slice(2).trim();
+    } else if (!current || indent !== itemIndent + 2) continue;
+    const kv = keyValue(rest);
+    if (!kv || !current) continue;
+    if (kv[0] === 'name') current.name = kv[1];
+    else if (kv[0] === 'namespace') current.namespace = kv[1];
+    else if (kv[0] === 'chart') current.chart = kv[1];
+  }
+  flush();
+  const skipCrds = text.includes('--skip-crds');
+  const crdsOnly = text.includes('--include-crds');
+  for (const r of releases) out.push(releaseFact(path, r, skipCrds, crdsOnly));
+}
+
+/** Per parsed file (an edit elsewhere does not read it again), as a helmfile by its own right or because a step runs it. */
+const memoByFile = new WeakMap<SourceFile, BootstrapFact[]>();
+const linkedMemo = new WeakMap<SourceFile, BootstrapFact[]>();
+
+export function helmfileFacts(ctx: ReadContext): BootstrapFact[] {
+  const out: BootstrapFact[] = [];
+  for (const file of ctx.yamlByPath.values()) {
+    if (!textMarks(file).releases) continue;
+    const linked = ctx.helmfileLinks.has(file.path);
+    const memo = (linked ? linkedMemo : memoByFile).get(file);
+    if (memo) out.push(...memo);
+    else {
+      const facts: BootstrapFact[] = [];
+      yamlHelmfileFacts(file, linked, facts);
+      (linked ? linkedMemo : memoByFile).set(file, facts);
+      out.push(...facts);
     }
   }
-  helmfileCache.set(model, out);
+  for (const file of ctx.files.files) {
+    if (file.runner !== 'helmfile-template') continue;
+    if (!ctx.helmfileLinks.has(file.path) && !isNamedHelmfile(file.path)) continue;
+    templateHelmfileFacts(file.path, file.text, out);
+  }
   return out;
 }
-

@@ -1,6 +1,7 @@
 import { CONFIG_FILE, repositorySettings, sourceRootProblems } from '../model/config';
 import type { CheckContext } from './context';
 import { directivesOf } from './suppress';
+import { declaredBootstrap } from '../bootstrap/declared';
 
 /**
  * `config-invalid`: entries of `.gitops-preview.yaml` the model leaves out (a malformed source key,
@@ -14,6 +15,12 @@ export function checkConfig(ctx: CheckContext): void {
   checkDirectives(ctx);
   for (const p of sourceRootProblems(ws)) ctx.report('config-invalid', doc, ['sourceRoots', p.key], `${p.message} This entry is ignored.`);
   for (const p of repositorySettings(ws).problems) ctx.report('config-invalid', doc, p.path, `${p.message} This entry is ignored.`);
+  const declared = declaredBootstrap(ws);
+  for (const p of declared.problems) ctx.report('config-invalid', doc, p.path, `${p.message} This entry is ignored.`);
+  const clusters = ctx.model.clusters.map((c) => c.name);
+  for (const r of declared.clusterRefs) {
+    if (!clusters.includes(r.name)) ctx.report('config-invalid', doc, r.path, `'${r.name}' is not a cluster of this repository (it has ${clusters.join(', ') || 'none'}), so this \`bootstrap\` entry counts for no cluster.`);
+  }
 }
 
 /** Inline `# gitops-preview:` directives that ignore nothing because they are malformed. */

@@ -5,7 +5,7 @@ import { normalizeVirtual } from '../model/view';
 import type { YamlDoc } from '../yaml/document';
 import type { CheckContext } from './context';
 import { chartName, KNOWN_CHARTS } from './knownCharts';
-import { helmfileReleases } from '../bootstrap/helmfiles';
+import { bootstrapReleases } from '../bootstrap/index';
 
 /** Something that makes a CRD exist in a cluster. */
 export interface CrdProvider {
@@ -58,7 +58,7 @@ export function crdProviders(ctx: CheckContext, cluster: ClusterModel): Provider
     };
     add(index, `${ctx.placement(applied)}#${group}/${kind}`, p);
   }
-  const bootstrap = helmfileReleases(ctx.model).names;
+  const bootstrap = bootstrapReleases(ctx.model);
   const operatorRooted = cluster.root.applied.object.origin !== undefined;
   for (const hr of cluster.helmReleases) {
     const spec = asRecord(hr.applied.object.body.spec) ?? {};

@@ -67,7 +67,7 @@ export interface ConfiguredCluster {
   readonly index: number;
 }
 
-const KNOWN_KEYS = ['sourceRoots', 'rules', 'ignore', 'clusters'];
+const KNOWN_KEYS = ['sourceRoots', 'rules', 'ignore', 'clusters', 'bootstrap'];
 const SETTINGS = ['error', 'warning', 'info', 'off'];
 
 export function repositorySettings(ws: Workspace): RepositorySettings {

@@ -2,6 +2,7 @@ import type { AppliedObject, ClusterModel, KustomizationNode, RepoModel } from '
 import type { KubeObject } from '../model/objects';
 import { docLine } from '../yaml/document';
 import { terminalName } from '../escape/terminal';
+import { bootstrapFacts } from '../bootstrap/index';
 
 /** The `gitops-preview tree --format json` contract. */
 export interface TreeObjectEntry {
@@ -39,8 +40,20 @@ export interface TreeNodeEntry {
   children: TreeNodeEntry[];
 }
 
+/** One thing the repository's bootstrap installs before Flux, and where that was read. */
+export interface TreeBootstrapEntry {
+  what: string;
+  name: string;
+  /** CRD groups it installs; empty when none or unknown. */
+  groups: string[];
+  reader: string;
+  file: string;
+  line: number;
+  via: string | null;
+}
+
 export interface TreeJson {
-  clusters: { name: string; root: TreeNodeEntry }[];
+  clusters: { name: string; root: TreeNodeEntry; bootstrap: TreeBootstrapEntry[] }[];
   kustomizations: TreeKustomizationEntry[];
   helmReleases: TreeObjectEntry[];
   sources: TreeSourceEntry[];
@@ -97,7 +110,8 @@ export function treeJson(model: RepoModel): TreeJson {
   const root = model.workspace.root;
   const out: TreeJson = { clusters: [], kustomizations: [], helmReleases: [], sources: [], unapplied: [] };
   for (const cluster of model.clusters) {
-    out.clusters.push({ name: cluster.name, root: nodeEntry(root, cluster.root) });
+    const bootstrap = bootstrapFacts(model, cluster).map((f) => ({ what: f.what, name: f.name, groups: [...f.groups], reader: f.reader, file: relativePath(root, f.file), line: f.line, via: f.via ?? null }));
+    out.clusters.push({ name: cluster.name, root: nodeEntry(root, cluster.root), bootstrap });
     for (const ks of cluster.kustomizations) {
       out.kustomizations.push({
         ...entry(root, ks.applied),
@@ -132,6 +146,15 @@ export function treeText(model: RepoModel): string {
   };
   for (const cluster of model.clusters) {
     lines.push(`Cluster: ${terminalName(cluster.name)}`);
+    const before = bootstrapFacts(model, cluster);
+    if (before.length) {
+      lines.push('Before Flux:');
+      for (const f of before) {
+        const shown = f.groups.length && !(f.groups.length === 1 && f.groups[0] === f.name);
+        const groups = shown ? ` [${f.groups.map(terminalName).join(', ')}]` : f.what === 'manifest' || (f.what === 'chart' && !f.groups.length) ? ' [CRDs unknown]' : '';
+        lines.push(`  ${f.what} ${terminalName(f.name)}${groups}  (${f.reader}, ${terminalName(relativePath(model.workspace.root, f.file))}:${f.line})`);
+      }
+    }
     lines.push(label(cluster.root.applied));
     walk(cluster.root, '');
     lines.push('');

@@ -6,6 +6,7 @@ import { docLine, type YamlDoc } from '../yaml/document';
 import type { Range } from '../yaml/lines';
 import { relativePath, sourceRootsOf } from './treeData';
 import { markdownCode, markdownText } from '../escape/markdown';
+import { bootstrapFacts, type BootstrapFact } from '../bootstrap/index';
 
 /**
  * The Flux tree view as plain data, buildable from a RepoModel without VS Code. Children are
@@ -25,7 +26,9 @@ export interface LiveLookup {
 }
 
 export type TreeNode =
-  | { readonly type: 'cluster'; readonly id: string; readonly cluster: ClusterModel }
+  | { readonly type: 'cluster'; readonly id: string; readonly cluster: ClusterModel; readonly before: readonly BootstrapFact[] }
+  | { readonly type: 'bootstrap'; readonly id: string; readonly cluster: ClusterModel; readonly facts: readonly BootstrapFact[] }
+  | { readonly type: 'bootstrapFact'; readonly id: string; readonly fact: BootstrapFact }
   | { readonly type: 'flux'; readonly id: string; readonly applied: AppliedObject }
   | { readonly type: 'resources'; readonly id: string; readonly ks: KustomizationNode; readonly objects: AppliedObject[] }
   | { readonly type: 'resource'; readonly id: string; readonly applied: AppliedObject }
@@ -54,9 +57,10 @@ export interface NodePresentation {
 
 export const GROUP_UNAPPLIED_LABEL = 'Not applied by any Kustomization';
 export const GROUP_CLUSTER_ONLY_LABEL = 'In cluster, not in workspace';
+export const GROUP_BOOTSTRAP_LABEL = 'Before Flux';
 
 export function rootNodes(model: RepoModel, live?: LiveLookup): TreeNode[] {
-  const out: TreeNode[] = model.clusters.map((cluster) => ({ type: 'cluster', id: `cluster:${cluster.name}`, cluster }));
+  const out: TreeNode[] = model.clusters.map((cluster) => ({ type: 'cluster', id: `cluster:${cluster.name}`, cluster, before: bootstrapFacts(model, cluster) }));
   if (model.unapplied.length) out.push({ type: 'unappliedGroup', id: 'unapplied', objects: model.unapplied });
   const clusterOnly = live?.clusterOnly() ?? [];
   if (clusterOnly.length) out.push({ type: 'clusterOnlyGroup', id: 'clusterOnly', objects: sortLive(clusterOnly) });
@@ -86,8 +90,12 @@ export function childrenOf(node: TreeNode): TreeNode[] {
   switch (node.type) {
     case 'cluster': {
       const root = node.cluster.root.applied;
-      return [{ type: 'flux', id: fluxId(node.cluster.name, root), applied: root }];
+      const flux: TreeNode = { type: 'flux', id: fluxId(node.cluster.name, root), applied: root };
+      if (!node.before.length) return [flux];
+      return [{ type: 'bootstrap', id: `${node.id}|bootstrap`, cluster: node.cluster, facts: node.before }, flux];
     }
+    case 'bootstrap':
+      return uniqueIds(node.facts.map((fact) => ({ type: 'bootstrapFact', id: `${node.id}|${fact.file}:${fact.line}|${fact.what}|${fact.name}`, fact })));
     case 'flux': {
       const ks = node.applied.flux?.kind === 'Kustomization' ? node.applied.flux : undefined;
       if (!ks) return [];
@@ -239,6 +247,33 @@ export function present(node: TreeNode, model: RepoModel, live?: LiveLookup): No
         location: locationOf(o.doc),
       };
     }
+    case 'bootstrap':
+      return {
+        id: node.id,
+        label: GROUP_BOOTSTRAP_LABEL,
+        description: plural(node.facts.length, 'fact'),
+        tooltip: `What the repository's bootstrap installs before Flux runs ${markdownText(node.cluster.name)} (helmfiles, Talos configs, task runners and scripts, \`.gitops-preview.yaml\`): CRDs of these groups exist before any Kustomization.`,
+        contextValue: 'group:bootstrap',
+        collapsible: 'collapsed',
+        icon: { codicon: 'rocket' },
+      };
+    case 'bootstrapFact': {
+      const f = node.fact;
+      const at = `${relativePath(root, f.file)}:${f.line}`;
+      const details = [`${markdownText(BOOTSTRAP_WHAT[f.what])}, read from ${markdownText(f.reader)}`, markdownCode(at)];
+      if (f.via) details.push(`By ${markdownCode(f.via)}`);
+      details.push(f.groups.length ? `CRD groups: ${f.groups.map(markdownCode).join(', ')}` : 'CRD groups: unknown (custom resources needing them are not flagged)');
+      return {
+        id: node.id,
+        label: f.name,
+        description: `${f.what} · ${f.reader} · ${at}`,
+        tooltip: details.join('\n\n'),
+        contextValue: `bootstrap:${f.what}`,
+        collapsible: 'none',
+        icon: { codicon: f.what === 'root' ? 'root-folder' : f.what === 'chart' ? 'package' : f.what === 'manifest' ? 'file' : 'symbol-class' },
+        location: { file: f.file, range: { start: { line: f.line - 1, character: 0 }, end: { line: f.line - 1, character: 0 } } },
+      };
+    }
     case 'clusterOnlyGroup':
       return {
         id: node.id,
@@ -359,7 +394,7 @@ export function pathsTo(
   const visit = (node: TreeNode, trail: TreeNode[]) => {
     const here = [...trail, node];
     if ((node.type === 'flux' || node.type === 'resource') && node.applied.object.id === objectId) out.push(here);
-    if (node.type === 'flux' && node.applied.flux?.kind !== 'Kustomization') return;
+    if ((node.type === 'flux' && node.applied.flux?.kind !== 'Kustomization') || node.type === 'bootstrap') return;
     if (node.type === 'resources' && !node.objects.some((a) => a.object.id === objectId)) return;
     for (const child of children(node)) visit(child, here);
   };
@@ -372,6 +407,14 @@ export function pathsTo(
   }
   return out;
 }
+
+const BOOTSTRAP_WHAT: Record<BootstrapFact['what'], string> = {
+  'crd-group': 'Every CRD of an API group',
+  crd: 'A CustomResourceDefinition',
+  chart: 'A Helm chart',
+  manifest: 'Manifests whose CRDs cannot be told',
+  root: "A cluster's root folder",
+};
 
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;

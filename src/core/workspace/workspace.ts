@@ -293,11 +293,25 @@ export class Workspace {
   }
 
   /** The text the model sees for a file: the editor buffer when there is one, else the disk. */
-  readText(path: string): string | undefined {
+  readText(path: string, maxBytes = MAX_FILE_BYTES): string | undefined {
     const known = this.overlays.get(path) ?? this.files.get(path)?.text;
     if (known !== undefined || !this.isUnderRoot(path)) return known;
-    const read = this.readConfined(path);
+    const read = this.readConfined(path, undefined, maxBytes);
     return typeof read === 'string' ? read : undefined;
+  }
+
+  /**
+   * Files and folders of a folder the scan left out (`.sourceignore`d): it hides files from Flux,
+   * not from the scripts a person runs before Flux. Links and unreadable entries are left out.
+   */
+  listHiddenDir(path: string): { files: string[]; dirs: string[] } {
+    const listed = this.isUnderRoot(path) ? this.host.readDir(path) : [];
+    const out = { files: [] as string[], dirs: [] as string[] };
+    for (const e of Array.isArray(listed) ? listed : []) {
+      if (e.link || e.unreadable || SKIPPED_DIRS.has(e.name)) continue;
+      (e.isDirectory ? out.dirs : out.files).push(e.name);
+    }
+    return out;
   }
 
   isUnderRoot(path: string): boolean {

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crdGroupsOfUrl } from '../../../src/core/bootstrap/crdBundles';
-import { kubectlTargets, taskRunnerSteps } from '../../../src/core/bootstrap/taskRunners';
+import { commandsOf, kubectlApply } from '../../../src/core/bootstrap/commands';
+import { repoBootstrapFacts } from '../../../src/core/bootstrap/index';
 import { memoryRepo } from '../helpers';
 import { check } from '../checks/helpers';
 
@@ -28,12 +29,24 @@ function cluster(name: string): Record<string, string> {
 }
 const findings = (files: Record<string, string>) => check(memoryRepo(files)).diagnostics.map((d) => `${d.rule}|${d.file.slice(6)}`);
 
+const kubectlTargets = (text: string) => {
+  const out = { kustomize: [] as string[], files: [] as string[] };
+  for (const c of commandsOf(text)) {
+    const k = kubectlApply(c.words);
+    if (k) {
+      out.kustomize.push(...k.kustomize);
+      out.files.push(...k.files);
+    }
+  }
+  return out;
+};
+
 test('kubectl steps: -k/--kustomize folders and -f/--filename targets of apply and create, up to the next command of a pipe', () => {
   assert.deepEqual(kubectlTargets('kubectl apply --server-side --kustomize {{.CLUSTER_DIR}}/bootstrap/crds/\nkubectl apply -f https://x/a_b.yaml'), {
     kustomize: ['{{.CLUSTER_DIR}}/bootstrap/crds/'],
     files: ['https://x/a_b.yaml'],
   });
-  assert.deepEqual(kubectlTargets('kubectl create -k=ignored --kustomize=./crds && kubectl apply -f - | kubectl get -f x'), { kustomize: ['./crds'], files: [] });
+  assert.deepEqual(kubectlTargets('kubectl create -k=ignored --kustomize=./crds && kubectl apply -f - | kubectl get -f x'), { kustomize: ['ignored', './crds'], files: [] });
   assert.deepEqual(kubectlTargets('kubectl get pods -f x.yaml'), { kustomize: [], files: [] });
 });
 
@@ -52,8 +65,11 @@ test('a Taskfile applying a templated CRD folder before Flux provides its CRDs t
     'kubernetes/hegira/bootstrap/crds/kustomization.yaml':
       'resources:\n  - https://raw.githubusercontent.com/external-secrets/external-secrets/main/config/crds/bases/external-secrets.io_clustersecretstores.yaml\n',
   };
-  const steps = taskRunnerSteps(memoryRepo(files).model());
-  assert.deepEqual(steps.map((s) => [s.command, s.groups, s.scope]), [['kubectl apply --kustomize {{.CLUSTER_DIR}}/bootstrap/crds/', ['external-secrets.io'], ['/repo/kubernetes/hegira']]]);
+  const facts = repoBootstrapFacts(memoryRepo(files).model());
+  assert.deepEqual(
+    facts.map((f) => [f.what, f.name, f.via, f.scope, f.line]),
+    [['crd-group', 'external-secrets.io', 'kubectl apply -k {{.CLUSTER_DIR}}/bootstrap/crds/', ['/repo/kubernetes/hegira'], 5]],
+  );
   assert.deepEqual(findings(files), ['crd-order|kubernetes/helios/stores/store.yaml']);
   // Without the step both clusters wait for a retry.
   const { ['.taskfiles/Kubernetes/Tasks.yml']: _, ...noTask } = files;
