@@ -7,7 +7,7 @@ import type { ClusterModel, KustomizationNode, RepoModel } from '../model/graph'
 import { objectKey } from '../model/graph';
 import { asArray, asRecord, asString, type KubeObject } from '../model/objects';
 import { isSopsValue, MASK, MASK_SENTINEL } from './mask';
-import { substituteVariables, SubstitutionError } from '../substitution/evaluate';
+import { substituteKnown, substituteVariables, SubstitutionError } from '../substitution/evaluate';
 
 export const OWNER_NAME_LABEL = 'kustomize.toolkit.fluxcd.io/name';
 export const OWNER_NAMESPACE_LABEL = 'kustomize.toolkit.fluxcd.io/namespace';
@@ -160,8 +160,7 @@ export function substituteObjectText(text: string, obj: Record<string, any>, pb:
   if (pb.vars.size === 0 && !pb.always && !pb.incomplete) return { text, changed: false };
   try {
     if (pb.incomplete) {
-      // Keep unknown variables as written by mapping each to its own reference text.
-      const out = substituteKeepingUnknown(text, pb.vars);
+      const out = substituteKnown(text, pb.vars);
       return { text: out, changed: out !== text };
     }
     const out = substituteVariables(text, pb.vars, strict);
@@ -187,18 +186,6 @@ export function substitutedSizeBound(text: string, vars: ReadonlyMap<string, str
     if (found) size += vars.get(found)?.length ?? 0;
   }
   return size;
-}
-
-function substituteKeepingUnknown(text: string, vars: Map<string, string>): string {
-  const placeholder = '\u0000GITOPS_PREVIEW_VAR\u0000';
-  const lookup = new Map(vars);
-  // Bare unknown variables resolve to a placeholder carrying their name, restored afterwards;
-  // unknown ones with a default get the default, the likeliest value.
-  const names = new Set<string>();
-  for (const m of text.matchAll(/\$\{([\p{L}\p{N}_]+)\}/gu)) if (!lookup.has(m[1])) names.add(m[1]);
-  for (const n of names) lookup.set(n, `${placeholder}${n}${placeholder}`);
-  const out = substituteVariables(text, lookup, false);
-  return out.replace(new RegExp(`${placeholder}([\\p{L}\\p{N}_]+)${placeholder}`, 'gu'), (_, n) => `\${${n}}`);
 }
 
 /** ssa.ResourceManager.SetOwnerLabels with kustomize-controller's group. */
