@@ -1,6 +1,6 @@
 /**
  * kustomize-controller's work after `kustomize build`: postBuild variable substitution (values from
- * the Kustomization and from ConfigMaps/Secrets found in the workspace), commonMetadata and the
+ * the Kustomization and from the ConfigMaps/Secrets its cluster applies), commonMetadata and the
  * owner labels server-side apply sets.
  */
 import type { ClusterModel, KustomizationNode, RepoModel } from '../model/graph';
@@ -94,11 +94,12 @@ export function postBuildVariables(model: RepoModel, ks: KustomizationNode, reve
     const kind = asString(ref.kind) ?? '';
     const name = asString(ref.name) ?? '';
     if (kind !== 'ConfigMap' && kind !== 'Secret') continue;
-    const object = findClusterObject(model, ks.applied.cluster, kind, namespace, name);
+    // Only what this cluster applies (see findVarSource in substitution/resolve.ts).
+    const object = ks.applied.cluster.byKey.get(objectKey(kind, namespace, name))?.[0]?.object;
     if (!object) {
       if (ref.optional === true) continue;
       incomplete = true;
-      warnings.push(`substituteFrom ${kind}/${namespace}/${name} is not in the workspace (the cluster may have it): its variables are unknown here, unresolved \${...} are left as written.`);
+      warnings.push(`substituteFrom ${kind}/${namespace}/${name} is not applied by this cluster's Kustomizations (the cluster provides it): its variables are unknown here, unresolved \${...} are left as written.`);
       continue;
     }
     const { data, masked } = dataOf(object);

@@ -1,6 +1,5 @@
 import type { PathSegment, YamlDoc } from '../yaml/document';
 import { objectKey, type KustomizationNode, type RepoModel } from '../model/graph';
-import { closest } from '../model/sources';
 import { asArray, asRecord, asString, type KubeObject } from '../model/objects';
 
 /** Where a variable's value comes from, for hovers and messages. */
@@ -34,7 +33,7 @@ export interface SubstituteVars {
   /** `spec.postBuild` is set: without it Flux does no substitution at all. */
   readonly enabled: boolean;
   readonly vars: Map<string, SubstituteVar>;
-  /** False when a `substituteFrom` source is not in the workspace: its keys are unknown. */
+  /** False when a `substituteFrom` source is not applied by the cluster's Kustomizations: its keys are unknown. */
   readonly complete: boolean;
   readonly unresolved: UnresolvedSource[];
   /** Flux skips substitution when there are no variables at all; known only when complete. */
@@ -68,7 +67,7 @@ export function resolveSubstituteVars(ks: KustomizationNode, model: RepoModel): 
     const e = asRecord(entry);
     const kind = asString(e?.kind);
     const name = asString(e?.name);
-    return kind && name && (kind === 'ConfigMap' || kind === 'Secret') ? findVarSource(model, ks, kind, namespace, name) : undefined;
+    return kind && name && (kind === 'ConfigMap' || kind === 'Secret') ? findVarSource(ks, kind, namespace, name) : undefined;
   });
   const previous = stable.get(obj);
   let result: SubstituteVars;
@@ -105,7 +104,7 @@ function resolveUncached(ks: KustomizationNode, postBuild: Record<string, any> |
     }
     const source = sources[index];
     if (!source) {
-      unresolved.push({ kind, name, optional, reason: `${kind} ${namespace}/${name} is not in the workspace` });
+      unresolved.push({ kind, name, optional, reason: `${kind} ${namespace}/${name} is not applied by this cluster's Kustomizations (the cluster provides it)` });
       return;
     }
     const origin = (key: string, field: string): VarOrigin => ({ kind, name: `${namespace}/${name}`, doc: source.doc, path: [field, key] });
@@ -138,27 +137,12 @@ function scalarText(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** The ConfigMap/Secret a `substituteFrom` names: applied in the same cluster first, else anywhere in the workspace. */
-function findVarSource(model: RepoModel, ks: KustomizationNode, kind: string, namespace: string, name: string): KubeObject | undefined {
-  const applied = ks.applied.cluster.byKey.get(objectKey(kind, namespace, name));
-  if (applied?.length) return applied[0].object;
-  const candidates = (varSourceIndex(model).get(`${kind}/${name}`) ?? []).filter((o) => o.namespace === namespace || o.namespace === undefined);
-  return closest(candidates, ks.applied.object.doc.file.path);
-}
-
-const indexes = new WeakMap<RepoModel, Map<string, KubeObject[]>>();
-
-function varSourceIndex(model: RepoModel): Map<string, KubeObject[]> {
-  let index = indexes.get(model);
-  if (index) return index;
-  index = new Map();
-  for (const o of model.allObjects) {
-    if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') continue;
-    const key = `${o.kind}/${o.name}`;
-    const list = index.get(key);
-    if (list) list.push(o);
-    else index.set(key, [o]);
-  }
-  indexes.set(model, index);
-  return index;
+/**
+ * The ConfigMap/Secret a `substituteFrom` names, among the objects the Kustomization's cluster
+ * applies: kustomize-controller reads it from the API server, so a same-named manifest that no
+ * Kustomization of this cluster applies (a test fixture, another cluster's copy) is not it, and the
+ * cluster provides the real one (its values are unknown here).
+ */
+function findVarSource(ks: KustomizationNode, kind: string, namespace: string, name: string): KubeObject | undefined {
+  return ks.applied.cluster.byKey.get(objectKey(kind, namespace, name))?.[0]?.object;
 }
