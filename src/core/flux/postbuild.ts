@@ -8,6 +8,7 @@ import { objectKey } from '../model/graph';
 import { asArray, asRecord, asString, type KubeObject } from '../model/objects';
 import { isSopsValue, MASK, MASK_SENTINEL } from './mask';
 import { substituteKnown, substituteVariables, SubstitutionError } from '../substitution/evaluate';
+import { injectedVariables } from '../substitution/webhook';
 
 export const OWNER_NAME_LABEL = 'kustomize.toolkit.fluxcd.io/name';
 export const OWNER_NAMESPACE_LABEL = 'kustomize.toolkit.fluxcd.io/namespace';
@@ -107,6 +108,11 @@ export function postBuildVariables(model: RepoModel, ks: KustomizationNode, reve
     const hide = kind === 'Secret' && !revealSecrets;
     if (hide && data.size) warnings.push(`Variables from Secret ${namespace}/${name} are shown as ${MASK}.`);
     for (const [k, v] of data) vars.set(k, hide || (v === MASK && masked) ? MASK_SENTINEL : v.replace(/\n/g, ''));
+  }
+  const injected = injectedVariables(ks.applied.cluster);
+  if (injected) {
+    incomplete = true;
+    warnings.push(`${injected}: those variables are unknown here, unresolved \${...} are left as written.`);
   }
   // Flux applies this Kustomization as its parent's build renders it: the parent's variables are
   // already substituted into the values written here (`SUBDOMAIN: app-${CLUSTER}`).

@@ -1,6 +1,7 @@
 import type { PathSegment, YamlDoc } from '../yaml/document';
 import { objectKey, type KustomizationNode, type RepoModel } from '../model/graph';
 import { asArray, asRecord, asString, type KubeObject } from '../model/objects';
+import { injectedVariables } from './webhook';
 
 /** Where a variable's value comes from, for hovers and messages. */
 export interface VarOrigin {
@@ -48,7 +49,7 @@ const cache = new WeakMap<RepoModel, WeakMap<KustomizationNode, SubstituteVars>>
  * same parsed objects: reuse the resolution when the Kustomization document, its namespace and
  * every `substituteFrom` lookup result are unchanged.
  */
-const stable = new WeakMap<KubeObject, { namespace: string; sources: (KubeObject | undefined)[]; inherited: string; result: SubstituteVars }>();
+const stable = new WeakMap<KubeObject, { namespace: string; sources: (KubeObject | undefined)[]; inherited: string; injected: string | undefined; result: SubstituteVars }>();
 
 /**
  * The variables a Kustomization's `postBuild` defines, resolved as kustomize-controller does:
@@ -72,17 +73,25 @@ export function resolveSubstituteVars(ks: KustomizationNode, model: RepoModel): 
   const previous = stable.get(obj);
   let result: SubstituteVars;
   const inherited = JSON.stringify(ks.inheritedSubstitute ?? null);
-  if (previous && previous.namespace === namespace && previous.inherited === inherited && previous.sources.length === refs.length && previous.sources.every((s, i) => s === refs[i])) {
+  const injected = injectedVariables(ks.applied.cluster);
+  if (
+    previous &&
+    previous.namespace === namespace &&
+    previous.inherited === inherited &&
+    previous.injected === injected &&
+    previous.sources.length === refs.length &&
+    previous.sources.every((s, i) => s === refs[i])
+  ) {
     result = previous.result;
   } else {
-    result = resolveUncached(ks, postBuild, namespace, refs);
-    stable.set(obj, { namespace, sources: refs, inherited, result });
+    result = resolveUncached(ks, postBuild, namespace, refs, injected);
+    stable.set(obj, { namespace, sources: refs, inherited, injected, result });
   }
   perModel.set(ks, result);
   return result;
 }
 
-function resolveUncached(ks: KustomizationNode, postBuild: Record<string, any> | undefined, namespace: string, sources: (KubeObject | undefined)[]): SubstituteVars {
+function resolveUncached(ks: KustomizationNode, postBuild: Record<string, any> | undefined, namespace: string, sources: (KubeObject | undefined)[], injected: string | undefined): SubstituteVars {
   const obj = ks.applied.object;
   const vars = new Map<string, SubstituteVar>();
   const unresolved: UnresolvedSource[] = [];
@@ -126,6 +135,8 @@ function resolveUncached(ks: KustomizationNode, postBuild: Record<string, any> |
   for (const [key, value] of Object.entries(ks.inheritedSubstitute ?? {})) {
     define(key, value, false, { kind: 'substitute', name: parent ? `${parent.applied.namespace}/${parent.applied.name} (spec.patches)` : `${namespace}/${ks.applied.name}`, doc: parent?.applied.object.doc, path: parent ? ['spec', 'patches'] : undefined });
   }
+  // The cluster adds sources at admission: whatever the manifest leaves undefined may be defined.
+  if (injected) unresolved.push({ kind: 'MutatingWebhook', name: 'admission', optional: false, reason: injected });
   // An unknown non-optional source would fail the Kustomization anyway; an unknown optional one may
   // or may not exist in the cluster. Either way its keys are unknown.
   const complete = unresolved.length === 0;
