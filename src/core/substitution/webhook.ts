@@ -8,24 +8,25 @@ import { asRecord, asString } from '../model/objects';
  */
 const INJECTING_CHARTS = new Set(['kustomize-mutating-webhook']);
 
-const cache = new WeakMap<ClusterModel, string | null>();
+/** Per list of HelmReleases and its length: a cluster's list grows while its model is built. */
+const cache = new WeakMap<readonly HelmReleaseNode[], { length: number; found: string | undefined }>();
 
 /**
  * Why the cluster's Kustomizations have variables the workspace cannot tell (the HelmRelease
  * installing such a webhook), or undefined when it installs none.
  */
 export function injectedVariables(cluster: ClusterModel): string | undefined {
-  const known = cache.get(cluster);
-  if (known !== undefined) return known ?? undefined;
-  let found: string | null = null;
+  const known = cache.get(cluster.helmReleases);
+  if (known && known.length === cluster.helmReleases.length) return known.found;
+  let found: string | undefined;
   for (const hr of cluster.helmReleases) {
     const chart = chartName(cluster, hr);
     if (!chart || !INJECTING_CHARTS.has(chart)) continue;
     found = `the cluster's ${chart} (HelmRelease ${hr.applied.namespace}/${hr.applied.name}) adds variables to every Kustomization at admission`;
     break;
   }
-  cache.set(cluster, found);
-  return found ?? undefined;
+  cache.set(cluster.helmReleases, { length: cluster.helmReleases.length, found });
+  return found;
 }
 
 /** The chart's name: `chart.spec.chart`, or the last segment of the OCIRepository URL a `chartRef` names. */
