@@ -13,11 +13,13 @@ export const REMOVED_IN: Readonly<Record<string, string>> = {
   'helm.toolkit.fluxcd.io/v2beta2': '2.8',
 };
 
+const NOT_APPLIED = ' No cluster of this repository applies this file, so nothing fails until a Kustomization includes it.';
+
 /**
  * `api-version-unserved`: the API server rejects these documents ("no matches for kind … in
  * version …"). When every cluster applying the document pins a Flux release that still serves the
  * version (FluxInstance, flux-manifests tag, gotk-components header), it is a warning naming the
- * release where it stops being served.
+ * release where it stops being served. A document no cluster applies is a warning.
  */
 export function checkApiVersions(ctx: CheckContext): void {
   for (const o of ctx.model.allObjects) {
@@ -28,9 +30,11 @@ export function checkApiVersions(ctx: CheckContext): void {
     if (served.includes(version)) continue;
     const to = `${groupOf(o.apiVersion) || fluxGroupOf(o.fluxKind)}/${served[0]}`;
     const patch = ctx.model.patchFiles.has(o.doc.file.path);
-    // A document no cluster applies (an archive, an app left out of its overlay) is never sent to
-    // the API server: nothing fails until it is applied again, and then the cluster's checks say so.
-    if (!patch && ctx.model.clusters.length > 0 && !ctx.model.appliedById.get(o.id)?.length) continue;
+    // A document no cluster applies (an archive, another repository's part of a multi-repository
+    // layout) is not sent to the API server until something includes it: a warning, unless the
+    // configuration's `ignore` covers the file.
+    const unapplied = !patch && ctx.model.clusters.length > 0 && !ctx.model.appliedById.get(o.id)?.length;
+    const note = unapplied ? NOT_APPLIED : '';
     const fix = { kind: 'migrate-api-version' as const, file: o.doc.file.path, docIndex: o.doc.index, kind_: o.kind, from: o.apiVersion, to };
     const removedIn = REMOVED_IN[o.apiVersion];
     const running = removedIn ? stillServedBy(ctx, o, removedIn) : undefined;
@@ -39,7 +43,7 @@ export function checkApiVersions(ctx: CheckContext): void {
         'api-version-unserved',
         o.doc,
         ['apiVersion'],
-        `${o.kind} ${o.apiVersion} is still served by the Flux ${running.text} this repository runs (${running.source}), but no longer from Flux ${removedIn}: upgrading Flux fails this document with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"". Move to ${to} before upgrading.`,
+        `${o.kind} ${o.apiVersion} is still served by the Flux ${running.text} this repository runs (${running.source}), but no longer from Flux ${removedIn}: upgrading Flux fails this document with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"". Move to ${to} before upgrading.${note}`,
         { fix, severity: 'warning' },
       );
       continue;
@@ -50,8 +54,8 @@ export function checkApiVersions(ctx: CheckContext): void {
       ['apiVersion'],
       patch
         ? `This kustomize patch targets ${o.kind} ${o.apiVersion}, a version Flux 2.8+ no longer serves; once the ${o.kind} moves to ${to}, a patch still on ${o.apiVersion} no longer matches it. Use ${to}.`
-        : `${o.kind} ${o.apiVersion} is no longer served by Flux 2.8+: applying it fails with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"", and Flux stops reconciling it. Use ${to} (fields removed in ${served[0]} must be migrated too).`,
-      { fix },
+        : `${o.kind} ${o.apiVersion} is no longer served by Flux 2.8+: applying it fails with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"", and Flux stops reconciling it. Use ${to} (fields removed in ${served[0]} must be migrated too).${note}`,
+      { fix, ...(unapplied ? { severity: 'warning' as const } : {}) },
     );
   }
 }

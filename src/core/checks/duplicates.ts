@@ -1,6 +1,7 @@
 import type { AppliedObject, KustomizationNode } from '../model/graph';
 import type { KubeObject } from '../model/objects';
 import type { CheckContext } from './context';
+import { yieldsToOthers } from '../flux/ssaPolicy';
 
 /**
  * `duplicate-object`: two applications of the same kind/namespace/name landing on one API server.
@@ -22,7 +23,11 @@ export function checkDuplicates(ctx: CheckContext): void {
         if (keys[i] !== undefined) add(keys[i]!, applied);
       });
     }
-    for (const list of groups.values()) {
+    for (const group of groups.values()) {
+      if (group.length < 2) continue;
+      // kustomize refuses a duplicate within one build whatever its annotations; across
+      // Kustomizations, one that only creates a missing object or never applies it fights no one.
+      const list = new Set(group.map((a) => a.appliedBy)).size > 1 ? group.filter((a) => !yieldsToOthers(a.object.body)) : group;
       if (list.length < 2) continue;
       const byObject = new Map<KubeObject, AppliedObject[]>();
       for (const a of list) {

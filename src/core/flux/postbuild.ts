@@ -1,13 +1,14 @@
 /**
  * kustomize-controller's work after `kustomize build`: postBuild variable substitution (values from
- * the Kustomization and from ConfigMaps/Secrets found in the workspace), commonMetadata and the
+ * the Kustomization and from the ConfigMaps/Secrets its cluster applies), commonMetadata and the
  * owner labels server-side apply sets.
  */
 import type { ClusterModel, KustomizationNode, RepoModel } from '../model/graph';
 import { objectKey } from '../model/graph';
 import { asArray, asRecord, asString, type KubeObject } from '../model/objects';
 import { isSopsValue, MASK, MASK_SENTINEL } from './mask';
-import { substituteVariables, SubstitutionError } from '../substitution/evaluate';
+import { substituteKnown, substituteVariables, SubstitutionError } from '../substitution/evaluate';
+import { injectedVariables } from '../substitution/webhook';
 
 export const OWNER_NAME_LABEL = 'kustomize.toolkit.fluxcd.io/name';
 export const OWNER_NAMESPACE_LABEL = 'kustomize.toolkit.fluxcd.io/namespace';
@@ -94,11 +95,12 @@ export function postBuildVariables(model: RepoModel, ks: KustomizationNode, reve
     const kind = asString(ref.kind) ?? '';
     const name = asString(ref.name) ?? '';
     if (kind !== 'ConfigMap' && kind !== 'Secret') continue;
-    const object = findClusterObject(model, ks.applied.cluster, kind, namespace, name);
+    // Only what this cluster applies (see findVarSource in substitution/resolve.ts).
+    const object = ks.applied.cluster.byKey.get(objectKey(kind, namespace, name))?.[0]?.object;
     if (!object) {
       if (ref.optional === true) continue;
       incomplete = true;
-      warnings.push(`substituteFrom ${kind}/${namespace}/${name} is not in the workspace (the cluster may have it): its variables are unknown here, unresolved \${...} are left as written.`);
+      warnings.push(`substituteFrom ${kind}/${namespace}/${name} is not applied by this cluster's Kustomizations (the cluster provides it): its variables are unknown here, unresolved \${...} are left as written.`);
       continue;
     }
     const { data, masked } = dataOf(object);
@@ -106,6 +108,11 @@ export function postBuildVariables(model: RepoModel, ks: KustomizationNode, reve
     const hide = kind === 'Secret' && !revealSecrets;
     if (hide && data.size) warnings.push(`Variables from Secret ${namespace}/${name} are shown as ${MASK}.`);
     for (const [k, v] of data) vars.set(k, hide || (v === MASK && masked) ? MASK_SENTINEL : v.replace(/\n/g, ''));
+  }
+  const injected = injectedVariables(ks.applied.cluster);
+  if (injected) {
+    incomplete = true;
+    warnings.push(`${injected}: those variables are unknown here, unresolved \${...} are left as written.`);
   }
   // Flux applies this Kustomization as its parent's build renders it: the parent's variables are
   // already substituted into the values written here (`SUBDOMAIN: app-${CLUSTER}`).
@@ -160,8 +167,7 @@ export function substituteObjectText(text: string, obj: Record<string, any>, pb:
   if (pb.vars.size === 0 && !pb.always && !pb.incomplete) return { text, changed: false };
   try {
     if (pb.incomplete) {
-      // Keep unknown variables as written by mapping each to its own reference text.
-      const out = substituteKeepingUnknown(text, pb.vars);
+      const out = substituteKnown(text, pb.vars);
       return { text: out, changed: out !== text };
     }
     const out = substituteVariables(text, pb.vars, strict);
@@ -187,18 +193,6 @@ export function substitutedSizeBound(text: string, vars: ReadonlyMap<string, str
     if (found) size += vars.get(found)?.length ?? 0;
   }
   return size;
-}
-
-function substituteKeepingUnknown(text: string, vars: Map<string, string>): string {
-  const placeholder = '\u0000GITOPS_PREVIEW_VAR\u0000';
-  const lookup = new Map(vars);
-  // Bare unknown variables resolve to a placeholder carrying their name, restored afterwards;
-  // unknown ones with a default get the default, the likeliest value.
-  const names = new Set<string>();
-  for (const m of text.matchAll(/\$\{([\p{L}\p{N}_]+)\}/gu)) if (!lookup.has(m[1])) names.add(m[1]);
-  for (const n of names) lookup.set(n, `${placeholder}${n}${placeholder}`);
-  const out = substituteVariables(text, lookup, false);
-  return out.replace(new RegExp(`${placeholder}([\\p{L}\\p{N}_]+)${placeholder}`, 'gu'), (_, n) => `\${${n}}`);
 }
 
 /** ssa.ResourceManager.SetOwnerLabels with kustomize-controller's group. */

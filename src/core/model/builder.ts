@@ -537,7 +537,9 @@ export class ModelBuilder {
     }
     this.previous = current;
 
-    const isUnapplied = (o: KubeObject) => !appliedById.has(o.id) && !patches.has(o.file);
+    // The model's own inferences (a bootstrap's GitRepository) are no document to list; objects
+    // a ResourceSet generates stand for its template.
+    const isUnapplied = (o: KubeObject) => !appliedById.has(o.id) && !patches.has(o.file) && (!o.synthetic || o.origin?.kind === 'ResourceSet');
     const unapplied = allObjects.filter((o) => o.fluxKind && o.fluxKind !== 'ArtifactGenerator' && isUnapplied(o));
     const unappliedGenerators = allObjects.filter((o) => o.fluxKind === 'ArtifactGenerator' && isUnapplied(o));
     return {

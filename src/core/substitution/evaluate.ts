@@ -61,10 +61,38 @@ export const VAR_NAME = /^[_A-Za-z][_A-Za-z0-9]*$/;
  * reads unset variables as ''; strict mode fails on them. Throws SubstitutionError.
  */
 export function substituteVariables(text: string, vars: ReadonlyMap<string, string>, strict: boolean): string {
+  checkVarNames(vars);
+  return envsubst(text, (name) => (vars.has(name) ? [vars.get(name)!, true] : ['', !strict]));
+}
+
+function checkVarNames(vars: ReadonlyMap<string, string>): void {
   for (const name of vars.keys()) {
     if (!VAR_NAME.test(name)) throw new SubstitutionError(`'${name}' var name is invalid, must match '^[_[:alpha:]][_[:alpha:][:digit:]]*$'`);
   }
-  return envsubst(text, (name) => (vars.has(name) ? [vars.get(name)!, true] : ['', !strict]));
+}
+
+/**
+ * substituteVariables for variables that are only partly known (a `substituteFrom` source the
+ * cluster provides): every `${…}` that needs a variable missing from `vars` is kept as written,
+ * whatever its operator (`${DOMAIN/./-}` too), since its value is unknown, not empty; one whose
+ * default covers the missing variable takes the default. Throws SubstitutionError.
+ */
+export function substituteKnown(text: string, vars: ReadonlyMap<string, string>): string {
+  checkVarNames(vars);
+  const parsed = parseTemplate(text);
+  if (parsed.error) throw new SubstitutionError(parsed.error.message);
+  const lookup: VarLookup = (name) => (vars.has(name) ? [vars.get(name)!, true] : ['', false]);
+  let out = '';
+  for (const n of parsed.nodes) {
+    if (n.type === 'text') {
+      out += n.value;
+      continue;
+    }
+    let unknown = false;
+    const value = evalVar(n, lookup, () => (unknown = true));
+    out += unknown ? text.slice(n.start, n.end) : value;
+  }
+  return out;
 }
 
 function evalNodes(nodes: TemplateNode[], lookup: VarLookup, onMissing: (name: string) => void): string {

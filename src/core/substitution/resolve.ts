@@ -1,7 +1,7 @@
 import type { PathSegment, YamlDoc } from '../yaml/document';
 import { objectKey, type KustomizationNode, type RepoModel } from '../model/graph';
-import { closest } from '../model/sources';
 import { asArray, asRecord, asString, type KubeObject } from '../model/objects';
+import { injectedVariables } from './webhook';
 
 /** Where a variable's value comes from, for hovers and messages. */
 export interface VarOrigin {
@@ -34,7 +34,7 @@ export interface SubstituteVars {
   /** `spec.postBuild` is set: without it Flux does no substitution at all. */
   readonly enabled: boolean;
   readonly vars: Map<string, SubstituteVar>;
-  /** False when a `substituteFrom` source is not in the workspace: its keys are unknown. */
+  /** False when a `substituteFrom` source is not applied by the cluster's Kustomizations: its keys are unknown. */
   readonly complete: boolean;
   readonly unresolved: UnresolvedSource[];
   /** Flux skips substitution when there are no variables at all; known only when complete. */
@@ -49,7 +49,7 @@ const cache = new WeakMap<RepoModel, WeakMap<KustomizationNode, SubstituteVars>>
  * same parsed objects: reuse the resolution when the Kustomization document, its namespace and
  * every `substituteFrom` lookup result are unchanged.
  */
-const stable = new WeakMap<KubeObject, { namespace: string; sources: (KubeObject | undefined)[]; inherited: string; result: SubstituteVars }>();
+const stable = new WeakMap<KubeObject, { namespace: string; sources: (KubeObject | undefined)[]; inherited: string; injected: string | undefined; result: SubstituteVars }>();
 
 /**
  * The variables a Kustomization's `postBuild` defines, resolved as kustomize-controller does:
@@ -68,22 +68,30 @@ export function resolveSubstituteVars(ks: KustomizationNode, model: RepoModel): 
     const e = asRecord(entry);
     const kind = asString(e?.kind);
     const name = asString(e?.name);
-    return kind && name && (kind === 'ConfigMap' || kind === 'Secret') ? findVarSource(model, ks, kind, namespace, name) : undefined;
+    return kind && name && (kind === 'ConfigMap' || kind === 'Secret') ? findVarSource(ks, kind, namespace, name) : undefined;
   });
   const previous = stable.get(obj);
   let result: SubstituteVars;
   const inherited = JSON.stringify(ks.inheritedSubstitute ?? null);
-  if (previous && previous.namespace === namespace && previous.inherited === inherited && previous.sources.length === refs.length && previous.sources.every((s, i) => s === refs[i])) {
+  const injected = injectedVariables(ks.applied.cluster);
+  if (
+    previous &&
+    previous.namespace === namespace &&
+    previous.inherited === inherited &&
+    previous.injected === injected &&
+    previous.sources.length === refs.length &&
+    previous.sources.every((s, i) => s === refs[i])
+  ) {
     result = previous.result;
   } else {
-    result = resolveUncached(ks, postBuild, namespace, refs);
-    stable.set(obj, { namespace, sources: refs, inherited, result });
+    result = resolveUncached(ks, postBuild, namespace, refs, injected);
+    stable.set(obj, { namespace, sources: refs, inherited, injected, result });
   }
   perModel.set(ks, result);
   return result;
 }
 
-function resolveUncached(ks: KustomizationNode, postBuild: Record<string, any> | undefined, namespace: string, sources: (KubeObject | undefined)[]): SubstituteVars {
+function resolveUncached(ks: KustomizationNode, postBuild: Record<string, any> | undefined, namespace: string, sources: (KubeObject | undefined)[], injected: string | undefined): SubstituteVars {
   const obj = ks.applied.object;
   const vars = new Map<string, SubstituteVar>();
   const unresolved: UnresolvedSource[] = [];
@@ -105,7 +113,7 @@ function resolveUncached(ks: KustomizationNode, postBuild: Record<string, any> |
     }
     const source = sources[index];
     if (!source) {
-      unresolved.push({ kind, name, optional, reason: `${kind} ${namespace}/${name} is not in the workspace` });
+      unresolved.push({ kind, name, optional, reason: `${kind} ${namespace}/${name} is not applied by this cluster's Kustomizations (the cluster provides it)` });
       return;
     }
     const origin = (key: string, field: string): VarOrigin => ({ kind, name: `${namespace}/${name}`, doc: source.doc, path: [field, key] });
@@ -127,6 +135,8 @@ function resolveUncached(ks: KustomizationNode, postBuild: Record<string, any> |
   for (const [key, value] of Object.entries(ks.inheritedSubstitute ?? {})) {
     define(key, value, false, { kind: 'substitute', name: parent ? `${parent.applied.namespace}/${parent.applied.name} (spec.patches)` : `${namespace}/${ks.applied.name}`, doc: parent?.applied.object.doc, path: parent ? ['spec', 'patches'] : undefined });
   }
+  // The cluster adds sources at admission: whatever the manifest leaves undefined may be defined.
+  if (injected) unresolved.push({ kind: 'MutatingWebhook', name: 'admission', optional: false, reason: injected });
   // An unknown non-optional source would fail the Kustomization anyway; an unknown optional one may
   // or may not exist in the cluster. Either way its keys are unknown.
   const complete = unresolved.length === 0;
@@ -138,27 +148,12 @@ function scalarText(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** The ConfigMap/Secret a `substituteFrom` names: applied in the same cluster first, else anywhere in the workspace. */
-function findVarSource(model: RepoModel, ks: KustomizationNode, kind: string, namespace: string, name: string): KubeObject | undefined {
-  const applied = ks.applied.cluster.byKey.get(objectKey(kind, namespace, name));
-  if (applied?.length) return applied[0].object;
-  const candidates = (varSourceIndex(model).get(`${kind}/${name}`) ?? []).filter((o) => o.namespace === namespace || o.namespace === undefined);
-  return closest(candidates, ks.applied.object.doc.file.path);
-}
-
-const indexes = new WeakMap<RepoModel, Map<string, KubeObject[]>>();
-
-function varSourceIndex(model: RepoModel): Map<string, KubeObject[]> {
-  let index = indexes.get(model);
-  if (index) return index;
-  index = new Map();
-  for (const o of model.allObjects) {
-    if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') continue;
-    const key = `${o.kind}/${o.name}`;
-    const list = index.get(key);
-    if (list) list.push(o);
-    else index.set(key, [o]);
-  }
-  indexes.set(model, index);
-  return index;
+/**
+ * The ConfigMap/Secret a `substituteFrom` names, among the objects the Kustomization's cluster
+ * applies: kustomize-controller reads it from the API server, so a same-named manifest that no
+ * Kustomization of this cluster applies (a test fixture, another cluster's copy) is not it, and the
+ * cluster provides the real one (its values are unknown here).
+ */
+function findVarSource(ks: KustomizationNode, kind: string, namespace: string, name: string): KubeObject | undefined {
+  return ks.applied.cluster.byKey.get(objectKey(kind, namespace, name))?.[0]?.object;
 }

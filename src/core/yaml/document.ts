@@ -1,4 +1,5 @@
-import { isAlias, isMap, isScalar, isSeq, isPair, LineCounter, parseAllDocuments, parseDocument, YAMLParseError, type Document, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, isPair, LineCounter, YAMLParseError, type Document, type Node, type Pair } from 'yaml';
+import { composeGo } from './goAliases';
 import { LineIndex, type Range } from './lines';
 
 export type PathSegment = string | number;
@@ -158,8 +159,7 @@ function parseText(file: SourceFile): { docs: YamlDoc[]; problems: YamlProblem[]
 }
 
 function parseDocuments(text: string, cut: number | undefined): Document.Parsed[] {
-  const parsed = parseAllDocuments(cut === undefined ? text : text.slice(0, cut), { ...QUIET, prettyErrors: false, uniqueKeys: false }) as Document.Parsed[];
-  return Array.isArray(parsed) ? parsed : [];
+  return [...composeGo(cut === undefined ? text : text.slice(0, cut), { ...QUIET, uniqueKeys: false })];
 }
 
 class ParsedDoc implements YamlDoc {
@@ -214,7 +214,8 @@ function documentLimitOffset(text: string): number | undefined {
  */
 export function parseYaml(text: string): unknown {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { ...QUIET, uniqueKeys: false, lineCounter });
+  const [doc, more] = composeGo(text, { ...QUIET, uniqueKeys: false }, lineCounter.addNewLine, true);
+  if (more) doc.errors.push(new YAMLParseError(more.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
   // Which error comes first when there are several may differ from the library's order; that a
   // text with a duplicate key or another error throws does not.
   const duplicate = duplicateKeys(doc, text)[0];
@@ -222,7 +223,12 @@ export function parseYaml(text: string): unknown {
     const { line, col } = lineCounter.linePos(duplicate.pos[0]);
     throw new YAMLParseError(duplicate.pos, 'DUPLICATE_KEY', `${duplicate.message} at line ${line}, column ${col}:`);
   }
-  if (doc.errors.length) throw doc.errors[0];
+  const error = doc.errors[0];
+  if (error) {
+    // The first line of the library's pretty form (its context lines are not kept).
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    throw new YAMLParseError(error.pos, error.code, `${error.message} at line ${line}, column ${col}:`);
+  }
   return doc.toJS();
 }
 

@@ -182,9 +182,11 @@ test('revalidation: renaming an object into a collision and back', () => {
   assert.deepEqual(now(), []);
 });
 
-test('api-version-unserved: a document no cluster applies (an archive) is not reported; without clusters every document is', () => {
+test('api-version-unserved: a document no cluster applies (an archive, another repository\'s part) is a warning unless ignored; without clusters every document is', () => {
   const old = 'apiVersion: helm.toolkit.fluxcd.io/v2beta1\nkind: HelmRelease\nmetadata:\n  name: old\n  namespace: default\nspec:\n  chart:\n    spec:\n      chart: old\n';
-  assert.deepEqual(rules({ 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n', '.archive/apps/old/hr.yaml': old }), []);
+  const unapplied = { 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n', '.archive/apps/old/hr.yaml': old };
+  assert.deepEqual(rules(unapplied), ['api-version-unserved|warning|.archive/apps/old/hr.yaml|1']);
+  assert.deepEqual(rules({ ...unapplied, '.gitops-preview.yaml': 'ignore:\n  - .archive/**\n' }), []);
   // The same document applied is an error.
   assert.deepEqual(rules({ 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/hr.yaml': old }), ['api-version-unserved|error|apps/hr.yaml|1']);
   const alone = check(memoryRepo({ 'old/hr.yaml': old })).diagnostics.map((d) => d.rule);

@@ -59,8 +59,8 @@ test('resolveSubstituteVars: substituteFrom in order, inline overrides, Secrets 
       '      - {kind: ConfigMap, name: absent, optional: true}',
       '',
     ].join('\n'),
-    'clusters/test/settings.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: flux-system}\ndata: {region: cm, domain: example.com, token: from-cm}\n',
-    'clusters/test/secrets.yaml': 'apiVersion: v1\nkind: Secret\nmetadata: {name: secrets, namespace: flux-system}\nstringData: {token: hunter2}\n',
+    'apps/settings.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: flux-system}\ndata: {region: cm, domain: example.com, token: from-cm}\n',
+    'apps/secrets.yaml': 'apiVersion: v1\nkind: Secret\nmetadata: {name: secrets, namespace: flux-system}\nstringData: {token: hunter2}\n',
     'apps/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: default}\ndata: {t: "${token}", r: "${region}"}\n',
   });
   const model = repo.model();
@@ -84,7 +84,7 @@ test('resolveSubstituteVars: substituteFrom in order, inline overrides, Secrets 
   assert.equal(info.entries[0].value, '***');
   assert.doesNotMatch(info.markdown, /hunter2/);
   // As rendered: Markdown's backslash escapes removed.
-  assert.match(info.markdown.replace(/\\(.)/g, '$1'), /Secret flux-system\/secrets \(clusters\/test\/secrets.yaml:\d+\)/);
+  assert.match(info.markdown.replace(/\\(.)/g, '$1'), /Secret flux-system\/secrets \(apps\/secrets.yaml:\d+\)/);
 });
 
 test('hover description: defined, default and undefined variables', () => {

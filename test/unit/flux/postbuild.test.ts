@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Repo } from '../../../src/core/repo';
 import { diskHost } from '../../../src/node/fsHost';
-import { postBuildVariables, OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL } from '../../../src/core/flux/postbuild';
+import { postBuildVariables, substituteObjectText, OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL } from '../../../src/core/flux/postbuild';
 import { postBuild, splitDocuments } from '../../../src/render/kustomize';
 import { MASK_SENTINEL } from '../../../src/core/flux/mask';
 
@@ -76,4 +76,13 @@ test('objects without apiVersion/kind/name are rejected as Flux does', () => {
   const r = postBuild(model, apps, (apps.source as any).view, 'kind: ConfigMap\nmetadata:\n  name: x\n', { allowNetwork: true }, true);
   assert.ok(!r.ok);
   assert.match(r.error.message, /failed to decode Kubernetes apiVersion, kind and name/);
+});
+
+test('with a substituteFrom source the cluster provides, every reference to its unknown variables stays as written, operators included', () => {
+  const pb = { vars: new Map([['KNOWN', 'example.org']]), always: false, incomplete: true, warnings: [] };
+  const text = 'metadata:\n  name: ${DOMAIN/./-}-tls\ndata:\n  a: ${KNOWN/./-}\n  b: ${DOMAIN}\n  c: ${PORT:=80}\n  d: ${KNOWN:-x}${DOMAIN^^}\n';
+  const r = substituteObjectText(text, {}, pb, true);
+  assert.ok('text' in r, JSON.stringify(r));
+  // Two replacements would read as one name ('-tls') when the variable is taken as empty.
+  assert.equal(r.text, 'metadata:\n  name: ${DOMAIN/./-}-tls\ndata:\n  a: example-org\n  b: ${DOMAIN}\n  c: 80\n  d: example.org${DOMAIN^^}\n');
 });
