@@ -12,6 +12,9 @@ import { fieldDiff } from './fieldDiff';
 import { deltaLines, objectLines } from './diffText';
 import type { ObjectChange } from './types';
 
+/** A change that masking hides whole: a Secret value copied into another object (replacements) changed. */
+const MASKED_ONLY = '~ .: only Secret values copied into it differ (masked)';
+
 export function compareObjects(before: readonly KubeJson[], after: readonly KubeJson[]): ObjectChange[] {
   const [shownBefore, shownAfter] = masked(before, after);
   const beforeByKey = new Map(shownBefore.map((o, i) => [identity(o), { shown: o, raw: before[i] }]));
@@ -22,7 +25,7 @@ export function compareObjects(before: readonly KubeJson[], after: readonly Kube
     seen.add(key);
     const old = beforeByKey.get(key);
     if (!old) out.push({ ...ref(o), change: 'added', diff: objectLines(o, '+') });
-    else if (!deepEqual(old.raw, after[i])) out.push({ ...ref(o), change: 'changed', diff: deltaLines(fieldDiff(old.shown, o)) });
+    else if (!deepEqual(old.raw, after[i])) out.push({ ...ref(o), change: 'changed', diff: deltaLines(fieldDiff(old.shown, o)) || MASKED_ONLY });
   }
   for (const [key, { shown }] of beforeByKey) if (!seen.has(key)) out.push({ ...ref(shown), change: 'removed', diff: objectLines(shown, '-') });
   return out.sort((a, b) => order(a).localeCompare(order(b)));
