@@ -11,8 +11,10 @@ import { Engine } from './engine';
 import { MemoryBuildCache } from './memoryBuildCache';
 import { diskBuildOptions } from './node';
 
-export function commitEngine(options: { host: WorkspaceHost; commit: string; shared: BuildCache | undefined; budgets?: Budgets }): Engine {
-  return new Engine({
+/** The engine, and how many builds it rendered itself (the others came from the shared cache). */
+export function commitEngine(options: { host: WorkspaceHost; commit: string; shared: BuildCache | undefined; budgets?: Budgets }): { engine: Engine; rendered: () => number } {
+  let rendered = 0;
+  const engine = new Engine({
     host: options.host,
     debounceMs: 0,
     // The checked-out branch and remotes stay the working tree's: the commit is that branch's past.
@@ -20,18 +22,22 @@ export function commitEngine(options: { host: WorkspaceHost; commit: string; sha
       const disk = diskBuildOptions(root, settings);
       return { ...disk, checkout: { ...disk.checkout, commit: options.commit, tags: [] } };
     },
-    buildCache: () => readThrough(options.shared),
+    buildCache: () => readThrough(options.shared, () => rendered++),
     builds: true,
     budgets: options.budgets,
   });
+  return { engine, rendered: () => rendered };
 }
 
 /** Reads the shared cache, writes only its own. */
-function readThrough(shared: BuildCache | undefined): BuildCache & { dispose(): void } {
+function readThrough(shared: BuildCache | undefined, onSet: () => void): BuildCache & { dispose(): void } {
   const own = new MemoryBuildCache();
   return {
     get: (key: string): CachedBuild | undefined => own.get(key) ?? shared?.get(key),
-    set: (key: string, entry: CachedBuild) => own.set(key, entry),
+    set: (key: string, entry: CachedBuild) => {
+      onSet();
+      own.set(key, entry);
+    },
     drop: (key: string) => own.drop(key),
     get size() {
       return own.size + (shared?.size ?? 0);

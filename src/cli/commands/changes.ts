@@ -38,8 +38,11 @@ export async function runChanges(args: string[], io: CliIO): Promise<number> {
   try {
     const base = flags.base === undefined ? defaultBase(store) : { sha: resolveCommit(store, flags.base as string), name: flags.base as string };
     const { engine, root } = await openWorkspace(positionals[0], io);
-    const baseEngine = commitEngine({ host: commitHost(store, base.sha, root, prefix), commit: base.sha, shared: engine.buildCache(root), budgets });
+    const { engine: baseEngine, rendered } = commitEngine({ host: commitHost(store, base.sha, root, prefix), commit: base.sha, shared: engine.buildCache(root), budgets });
+    // Changed-only: the base renders only the Kustomizations whose inputs differ from the working tree's.
     await openRefined(baseEngine, [root]);
+    const builds = (await baseEngine.request('targets', { root, kind: 'Kustomization', includeInferred: true })).length;
+    io.stderr(`base ${base.sha.slice(0, 12)}: ${rendered()} of ${builds} Kustomization build(s) rendered, the others' inputs are as in the working tree\n`);
     const report = compareSides(base.sha, await sideOf(baseEngine, root), await sideOf(engine, root));
     io.stdout(render(format as Format, report, base.name));
     return hasChanges(report) ? EXIT_FINDINGS : EXIT_OK;
