@@ -60,10 +60,21 @@ export function reportText(r: ChangesReport, baseName: string): string {
   }
   if (r.failures.length) {
     out.push('failed builds (their objects are not compared)');
-    for (const f of r.failures) out.push(`  ✗ ${f.kind} ${terminalName(`${f.namespace}/${f.name}`)} in ${terminalName(f.cluster)} fails ${f.failed === 'head' ? 'in the working tree' : f.failed === 'base' ? 'at the base' : 'on both sides'}: ${terminalText(f.message)}`);
+    for (const f of r.failures) {
+      const [first, ...rest] = f.message.split('\n');
+      out.push(`  ✗ ${terminalName(f.kind)} ${terminalName(`${f.namespace}/${f.name}`)} in ${terminalName(f.cluster)} fails ${f.failed === 'head' ? 'in the working tree' : f.failed === 'base' ? 'at the base' : 'on both sides'}: ${terminalText(first)}`);
+      out.push(...rest.map((l) => `      ${terminalText(l)}`));
+    }
   }
   out.push(summaryLine(r));
   return out.join('\n') + '\n';
+}
+
+function indented(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
 }
 
 /** A fenced block that no run of backquotes in `text` can close early. */
@@ -78,7 +89,9 @@ export function reportMarkdown(r: ChangesReport, baseName: string, limit = MARKD
   const head: string[] = [`### GitOps changes against ${markdownCode(r.base.slice(0, 12))} (${markdownText(baseName)})`, '', `**${markdownText(summaryLine(r))}**`, ''];
   if (r.failures.length) {
     head.push('#### Failed builds (their objects are not compared)', '');
-    for (const f of r.failures) head.push(`- ${f.kind} ${markdownCode(`${f.namespace}/${f.name}`)} in ${markdownCode(f.cluster)} fails ${f.failed === 'head' ? 'with this change' : f.failed === 'base' ? 'at the base (fixed by this change)' : 'on both sides'}: ${markdownText(f.message)}`);
+    for (const f of r.failures) {
+      head.push(`- ${markdownText(f.kind)} ${markdownCode(`${f.namespace}/${f.name}`)} in ${markdownCode(f.cluster)} fails ${f.failed === 'head' ? 'with this change' : f.failed === 'base' ? 'at the base (fixed by this change)' : 'on both sides'}:`, '', indented(fenced(f.message, 'text')), '');
+    }
     head.push('');
   }
   for (const [title, list] of [
