@@ -5,6 +5,7 @@ import { runTree } from './commands/tree';
 import { runBuild, BUILD_USAGE } from './commands/build';
 import { runDiff, DIFF_SUMMARY } from './commands/diff';
 import { runCheck } from './commands/check';
+import { runChanges, CHANGES_SUMMARY } from './commands/changes';
 import { runGraph, GRAPH_SUMMARY } from './commands/graph';
 import { LIMITS_USAGE, takeLimits } from './limits';
 import { runWatched, serveWatched } from './watchdog';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
   resume: { run: runResume, summary: RESUME_SUMMARY },
   check: { run: runCheck, summary: 'check [DIR] [--format text|json|sarif|github]  ordering and correctness diagnostics (exit 1 on errors)' },
   diff: { run: runDiff, summary: DIFF_SUMMARY },
+  changes: { run: runChanges, summary: CHANGES_SUMMARY },
   build: { run: runBuild, summary: BUILD_USAGE },
   graph: { run: runGraph, summary: GRAPH_SUMMARY },
   tree: { run: runTree, summary: 'tree [DIR] [--format text|json]      what each Flux Kustomization applies, per cluster' },

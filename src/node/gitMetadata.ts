@@ -20,7 +20,7 @@ export const MAX_LOOSE_TAGS = 10_000;
 const SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /** Where this checkout's git data lives, and the real folders its reads may not leave. */
-interface GitDirs {
+export interface GitDirs {
   /** HEAD and the worktree's own refs. */
   readonly gitDir: string;
   /** config, packed-refs and the shared refs (the main repository's for a linked worktree). */
@@ -93,7 +93,7 @@ export function isValidRefName(ref: string): boolean {
 }
 
 /** `root`'s git directories, or undefined when there is none or it lies outside what this checkout may read. */
-function gitDirs(root: string): GitDirs | undefined {
+export function gitDirs(root: string): GitDirs | undefined {
   const realRoot = diskHost.realPath?.(root);
   if (!realRoot) return undefined;
   const dotGit = `${root}/.git`;
@@ -165,7 +165,7 @@ function looseTags(dirs: GitDirs): string[] {
   }
 }
 
-function readConfined(dirs: GitDirs, file: string, maxBytes: number): string | undefined {
+export function readConfined(dirs: GitDirs, file: string, maxBytes: number): string | undefined {
   return readIn(dirs.allowed, file, maxBytes);
 }
 
@@ -177,6 +177,6 @@ function readIn(allowed: readonly string[], file: string, maxBytes: number): str
   return typeof text === 'string' ? text : undefined;
 }
 
-function inside(real: string, dirs: readonly string[]): boolean {
+export function inside(real: string, dirs: readonly string[]): boolean {
   return dirs.some((d) => real === d || real.startsWith(d.endsWith('/') ? d : `${d}/`));
 }

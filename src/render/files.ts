@@ -66,13 +66,21 @@ function mb(bytes: number): string {
 
 /**
  * Bytes of a workspace file: manifests come from the model (editor buffer or disk, as parsed);
- * other files are read byte for byte from disk, bounded by `budget`, unless an editor buffer
- * differs from it. `name` is the file as the build sees it (for the budget's notes).
+ * other files are read byte for byte from disk (or the host's own bytes), bounded by `budget`,
+ * unless an editor buffer differs from it. `name` is the file as the build sees it (for the budget's notes).
  */
 export function fileContent(ws: Workspace, real: string, within: string = ws.root, budget: InputBudget = new InputBudget(), name: string = real): Buffer | string | undefined {
   if (ws.files.has(real)) {
     const text = ws.readText(real);
     return text === undefined || budget.take(name, text.length) ? text : undefined;
+  }
+  // A host with its own bytes (a commit's tree) is the only source: the disk holds another version.
+  const own = ws.hostBytes;
+  if (own) {
+    const read = own(real, budget.maxFileBytes);
+    if (typeof read === 'number') budget.tooLarge(name, read);
+    else if (read !== undefined && budget.take(name, read.length)) return Buffer.from(read.buffer, read.byteOffset, read.length);
+    return undefined;
   }
   let disk: Buffer | undefined;
   try {

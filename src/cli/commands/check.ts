@@ -75,7 +75,7 @@ function text(list: CliDiagnostic[]): string {
 }
 
 /** GitHub workflow commands: `::error file=…,line=…,col=…,title=…::message`, repository text escaped. */
-function githubAnnotation(d: CliDiagnostic): string {
+export function githubAnnotation(d: Omit<CliDiagnostic, 'related' | 'rule'> & { rule: string }): string {
   const level = d.severity === 'info' ? 'notice' : d.severity;
   return `::${level} file=${githubProperty(d.file)},line=${d.line},col=${d.column},endLine=${d.endLine},endColumn=${d.endColumn},title=${githubProperty(d.rule)}::${githubData(d.message)}\n`;
 }

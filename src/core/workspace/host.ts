@@ -34,6 +34,11 @@ export interface WorkspaceHost {
   readFile(path: string, maxBytes: number): FileRead;
   /** The folder's entries, or why it could not be listed (permission denied, a path too long). */
   readDir(path: string): DirEntry[] | FileNotRead;
+  /**
+   * A file's exact bytes, or its size when over `maxBytes`; undefined when there is no such file.
+   * Hosts not backed by the disk (a commit's tree) give it, and builds then never read the disk.
+   */
+  readBytes?(path: string, maxBytes: number): Uint8Array | number | undefined;
   /** The path with every symbolic link resolved; undefined when it cannot be resolved. Hosts without links omit it. */
   realPath?(path: string): string | undefined;
 }

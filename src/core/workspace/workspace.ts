@@ -292,6 +292,12 @@ export class Workspace {
     return this.fileChanged(path);
   }
 
+  /** The host's own bytes of a file under the root, when the host is not the disk (host.ts, readBytes). */
+  get hostBytes(): ((path: string, maxBytes: number) => Uint8Array | number | undefined) | undefined {
+    const host = this.host;
+    return host.readBytes && ((path, maxBytes) => (this.isUnderRoot(path) ? host.readBytes!(path, maxBytes) : undefined));
+  }
+
   /** The text the model sees for a file: the editor buffer when there is one, else the disk. */
   readText(path: string, maxBytes = MAX_FILE_BYTES): string | undefined {
     const known = this.overlays.get(path) ?? this.files.get(path)?.text;

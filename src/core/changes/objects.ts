@@ -1,0 +1,70 @@
+/**
+ * One producer's objects on both sides, compared object by object (group, kind, namespace, name):
+ * added and removed objects shown whole, changed ones field by field (fieldDiff.ts); Secret values
+ * masked first (`***`, `*** (before)`/`*** (after)` where they differ), and copies of them in other
+ * objects too, so no value reaches the output.
+ */
+import { maskRenderedSecrets } from '../flux/mask';
+import { maskSecretPair } from '../drift/mask';
+import { deepEqual } from '../drift/compare';
+import type { KubeJson } from '../kubeJson';
+import { fieldDiff } from './fieldDiff';
+import { deltaLines, objectLines } from './diffText';
+import type { ObjectChange } from './types';
+
+/** A change that masking hides whole: a Secret value copied into another object (replacements) changed. */
+const MASKED_ONLY = '~ .: only Secret values copied into it differ (masked)';
+
+export function compareObjects(before: readonly KubeJson[], after: readonly KubeJson[]): ObjectChange[] {
+  const [shownBefore, shownAfter] = masked(before, after);
+  const beforeByKey = new Map(shownBefore.map((o, i) => [identity(o), { shown: o, raw: before[i] }]));
+  const out: ObjectChange[] = [];
+  const seen = new Set<string>();
+  for (const [i, o] of shownAfter.entries()) {
+    const key = identity(o);
+    seen.add(key);
+    const old = beforeByKey.get(key);
+    if (!old) out.push({ ...ref(o), change: 'added', diff: objectLines(o, '+') });
+    else if (!deepEqual(old.raw, after[i])) out.push({ ...ref(o), change: 'changed', diff: deltaLines(fieldDiff(old.shown, o)) || MASKED_ONLY });
+  }
+  for (const [key, { shown }] of beforeByKey) if (!seen.has(key)) out.push({ ...ref(shown), change: 'removed', diff: objectLines(shown, '-') });
+  return out.sort((a, b) => order(a).localeCompare(order(b)));
+}
+
+/** Display copies of both sides: each Secret masked against its other version, Secret values scrubbed elsewhere. */
+function masked(before: readonly KubeJson[], after: readonly KubeJson[]): [KubeJson[], KubeJson[]] {
+  const all = maskRenderedSecrets([...before, ...after]);
+  const shownBefore = all.slice(0, before.length);
+  const shownAfter = all.slice(before.length);
+  const afterSecrets = new Map(after.flatMap((o, i) => (o.kind === 'Secret' ? [[identity(o), i] as const] : [])));
+  const pairedAfter = new Set<number>();
+  for (const [i, o] of before.entries()) {
+    if (o.kind !== 'Secret') continue;
+    const j = afterSecrets.get(identity(o));
+    const b = structuredClone(o);
+    const a = j === undefined ? undefined : structuredClone(after[j]);
+    maskSecretPair(b, a);
+    shownBefore[i] = b;
+    if (j !== undefined) {
+      shownAfter[j] = a!;
+      pairedAfter.add(j);
+    }
+  }
+  return [shownBefore, shownAfter];
+}
+
+function identity(o: KubeJson): string {
+  const apiVersion = String(o.apiVersion ?? '');
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const meta = (o.metadata ?? {}) as Record<string, unknown>;
+  return JSON.stringify([group, o.kind ?? '', meta.namespace ?? '', meta.name ?? '']);
+}
+
+function ref(o: KubeJson): Pick<ObjectChange, 'kind' | 'name' | 'namespace'> {
+  const meta = (o.metadata ?? {}) as Record<string, unknown>;
+  return { kind: String(o.kind ?? ''), name: String(meta.name ?? ''), namespace: typeof meta.namespace === 'string' ? meta.namespace : '' };
+}
+
+function order(c: ObjectChange): string {
+  return `${c.namespace}\0${c.kind}\0${c.name}`;
+}

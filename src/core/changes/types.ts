@@ -1,0 +1,64 @@
+/** What `changes` reports (issue 27): its JSON output is this shape, one to one. */
+
+export type Change = 'added' | 'removed' | 'changed';
+
+export interface ObjectChange {
+  kind: string;
+  name: string;
+  namespace: string;
+  change: Change;
+  /** Lines `+ path: value`, `- path: value`, `~ path: moved from 2 to 0`; Secret values `***`. */
+  diff: string;
+}
+
+/** One Kustomization's (or HelmRelease's) objects that differ between the base and the working tree. */
+export interface ProducerChanges {
+  cluster: string;
+  kind: 'Kustomization' | 'HelmRelease';
+  name: string;
+  namespace: string;
+  objects: ObjectChange[];
+}
+
+/** A producer that builds on one side only (or on neither): its objects cannot be compared. */
+export interface ProducerFailure {
+  cluster: string;
+  kind: 'Kustomization' | 'HelmRelease';
+  name: string;
+  namespace: string;
+  /** The side whose build failed: `base`, `head` (the working tree), or `both`. */
+  failed: 'base' | 'head' | 'both';
+  message: string;
+}
+
+export interface ChangedFinding {
+  rule: string;
+  severity: 'error' | 'warning' | 'info';
+  /** Relative to the repository root. */
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+}
+
+/** One image repository whose references differ: `ghcr.io/a/b` with tags (or digests) before and after. */
+export interface ImageChange {
+  image: string;
+  before: string[];
+  after: string[];
+}
+
+export interface ChangesReport {
+  /** The base commit (full object name). */
+  base: string;
+  changes: ProducerChanges[];
+  findings: { introduced: ChangedFinding[]; fixed: ChangedFinding[] };
+  failures: ProducerFailure[];
+  images: ImageChange[];
+}
+
+export function hasChanges(r: ChangesReport): boolean {
+  return r.changes.length > 0 || r.findings.introduced.length > 0 || r.findings.fixed.length > 0 || r.failures.some((f) => f.failed !== 'both') || r.images.length > 0;
+}

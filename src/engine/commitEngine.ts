@@ -1,0 +1,47 @@
+/**
+ * An engine over a commit's tree (node/git/treeHost.ts) under the working tree's root path, so
+ * every build has the key it has in the working tree: a Kustomization whose reads hold at the
+ * commit is taken from the working tree's build cache, not rendered again (changed-only). Its
+ * own builds stay in memory: written to the shared cache they would evict the working tree's.
+ */
+import type { Budgets } from '../core/budgets';
+import type { WorkspaceHost } from '../core/workspace/host';
+import type { BuildCache, CachedBuild } from './buildCache';
+import { Engine } from './engine';
+import { MemoryBuildCache } from './memoryBuildCache';
+import { diskBuildOptions } from './node';
+
+/** The engine, and how many builds it rendered itself (the others came from the shared cache). */
+export function commitEngine(options: { host: WorkspaceHost; commit: string; shared: BuildCache | undefined; budgets?: Budgets }): { engine: Engine; rendered: () => number } {
+  let rendered = 0;
+  const engine = new Engine({
+    host: options.host,
+    debounceMs: 0,
+    // The checked-out branch and remotes stay the working tree's: the commit is that branch's past.
+    buildOptions: (root, settings) => {
+      const disk = diskBuildOptions(root, settings);
+      return { ...disk, checkout: { ...disk.checkout, commit: options.commit, tags: [] } };
+    },
+    buildCache: () => readThrough(options.shared, () => rendered++),
+    builds: true,
+    budgets: options.budgets,
+  });
+  return { engine, rendered: () => rendered };
+}
+
+/** Reads the shared cache, writes only its own. */
+function readThrough(shared: BuildCache | undefined, onSet: () => void): BuildCache & { dispose(): void } {
+  const own = new MemoryBuildCache();
+  return {
+    get: (key: string): CachedBuild | undefined => own.get(key) ?? shared?.get(key),
+    set: (key: string, entry: CachedBuild) => {
+      onSet();
+      own.set(key, entry);
+    },
+    drop: (key: string) => own.drop(key),
+    get size() {
+      return own.size + (shared?.size ?? 0);
+    },
+    dispose: () => undefined,
+  };
+}
