@@ -16,7 +16,7 @@ export async function producersOf(request: EngineRequest, root: string): Promise
   for (const target of await request('targets', { root, includeInferred: true })) {
     const id = { cluster: target.cluster, kind: target.kind as Producer['kind'], name: target.name, namespace: target.namespace };
     if (target.kind === 'Kustomization') {
-      const r = await request('render', { target, allowProcesses: false });
+      const r = await request('render', { target, allowNetwork: false });
       out.push({ ...id, result: r.ok ? { ok: true, objects: r.value.objects.map((o) => toManifest(o) as KubeJson) } : { ok: false, message: r.error.message } });
     } else if (target.kind === 'HelmRelease') {
       const subject = await request('driftSubject', { target });
