@@ -11,6 +11,7 @@ import { checkSubstitutions } from './substitution';
 import { checkSyntax } from './syntax';
 import type { Diagnostic } from './types';
 import { applySuppressions, type SuppressedDiagnostic } from './suppress';
+import { groupByCause } from './group';
 
 export * from './types';
 export type { Suppression, SuppressedDiagnostic } from './suppress';
@@ -47,7 +48,7 @@ export function checkModel(model: RepoModel): CheckResult {
       failures.push({ rules: name, message: (err as Error).stack ?? String(err) });
     }
   }
-  const { kept, suppressed } = applySuppressions(model.workspace, dedupe(ctx.diagnostics));
+  const { kept, suppressed } = applySuppressions(model.workspace, groupByCause(dedupe(ctx.diagnostics)));
   return { diagnostics: sortDiagnostics(kept), failures, suppressed: sortDiagnostics(suppressed) as SuppressedDiagnostic[] };
 }
 
