@@ -39,5 +39,5 @@ export function buildFailedMessage(raw: string): string {
       `Flux fails with: ${error}`,
     );
   }
-  return findingMessage(`${label} fails to build, as Flux would: ${error}`, `The error: ${error}`, 'Until it is fixed, what it applies is read from its files as written.');
+  return findingMessage(`${label} fails to build: ${error}`, `The error: ${error}`, 'Until it is fixed, what it applies is read from its files as written.');
 }
