@@ -12,10 +12,27 @@ export interface CliIO {
 
 export type CommandRunner = (args: string[], io: CliIO) => Promise<number>;
 
-/** Exit codes shared by every command. */
+/**
+ * Exit codes shared by every command: 0 the answer is "fine" (or, for `tree` and `graph`, the
+ * answer was printed), 1 the repository has a problem (`check` errors, a build that fails because
+ * of the repository, drift, a failed reconcile), 2 the command could not answer (usage, an
+ * internal error, a limit, the cluster or a chart out of reach).
+ */
 export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
 export const EXIT_USAGE = 2;
+
+/**
+ * Render failures that are the repository's (render/errors.ts): kustomize or helm rejects what it
+ * holds, post-build substitution fails, the object is malformed. Flux fails the same object the
+ * same way. Anything else (a source outside the workspace, a chart that cannot be pulled, a
+ * timeout or budget, a missing module) says nothing about the repository.
+ */
+const REPOSITORY_FAULTS = new Set(['build-failed', 'substitution', 'invalid']);
+
+export function renderExitCode(kind: string): number {
+  return REPOSITORY_FAULTS.has(kind) ? EXIT_FINDINGS : EXIT_USAGE;
+}
 
 export class UsageError extends Error {}
 

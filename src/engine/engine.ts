@@ -11,6 +11,7 @@ import { objectsOf } from '../core/model/objects';
 import { schemaCompletion, schemaHover } from '../core/schema/assist';
 import { describeSubstitution } from '../core/substitution/describe';
 import { quickFixes } from '../core/fixes/index';
+import { suppressionFixes } from '../core/fixes/suppress';
 import { definitionAt, documentLinks } from '../core/navigation/definition';
 import { referencesAt } from '../core/navigation/references';
 import { objectAtOffset } from '../core/navigation/locate';
@@ -379,7 +380,7 @@ export class Engine {
       const out: ResultOf<'codeActions'> = [];
       for (const d of at.folder.diagnostics((m) => this.log(m)).get(file) ?? []) {
         if (!overlaps(d.range, range)) continue;
-        for (const fix of quickFixes(d, model)) {
+        for (const fix of [...quickFixes(d, model), ...suppressionFixes(d, at.file)]) {
           out.push({
             title: fix.title,
             edits: fix.edits.map((e) => ({ file: e.file, range: e.range, newText: e.newText })),

@@ -32,6 +32,8 @@ export type DriftFailureKind = 'render' | 'cluster' | 'no-release' | 'cancelled'
 export interface DriftFailure {
   kind: DriftFailureKind;
   message: string;
+  /** For `render`: the render error's kind (render/errors.ts), which tells the repository's fault from the tool's. */
+  renderKind?: string;
 }
 export type DriftOutcome<T = DriftReport> = Result<T, DriftFailure>;
 
@@ -79,8 +81,8 @@ export async function previewDrift(ctx: DriftRunContext, mode: HelmDriftMode = '
 
 const KS_TYPE = FLUX_TYPES.find((t) => t.kind === 'Kustomization')!;
 
-function failure(kind: DriftFailureKind, message: string): DriftOutcome<never> {
-  return fail({ kind, message });
+function failure(kind: DriftFailureKind, message: string, renderKind?: string): DriftOutcome<never> {
+  return fail(renderKind === undefined ? { kind, message } : { kind, message, renderKind });
 }
 
 function driftTarget(subject: DriftSubject): DriftTarget {
@@ -93,7 +95,7 @@ export async function driftKustomization(ctx: DriftRunContext): Promise<DriftOut
   ctx.onPhase?.(`Rendering ${label}…`);
   const rendered = await ctx.render(ctx.signal);
   if (!rendered.ok) {
-    return failure(rendered.error.kind === 'cancelled' ? 'cancelled' : 'render', `Cannot render ${label}: ${rendered.error.message}`);
+    return failure(rendered.error.kind === 'cancelled' ? 'cancelled' : 'render', `Cannot render ${label}: ${rendered.error.message}`, rendered.error.kind);
   }
   ctx.onPhase?.(`Reading ${label} from the cluster…`);
   const notes = [...rendered.value.warnings];
@@ -205,7 +207,7 @@ export async function helmDesiredVsDeployed(ctx: DriftRunContext): Promise<Drift
   ctx.onPhase?.(`Rendering HelmRelease ${target.namespace}/${target.name}…`);
   const result = await ctx.render(ctx.signal);
   if (!result.ok) {
-    return failure(result.error.kind === 'cancelled' ? 'cancelled' : 'render', `Cannot render HelmRelease ${target.namespace}/${target.name}: ${result.error.message}`);
+    return failure(result.error.kind === 'cancelled' ? 'cancelled' : 'render', `Cannot render HelmRelease ${target.namespace}/${target.name}: ${result.error.message}`, result.error.kind);
   }
   if (!('releaseName' in result.value)) return failure('render', `HelmRelease ${target.namespace}/${target.name} did not render as a Helm release`);
   const rendered = result.value;

@@ -5,7 +5,7 @@ import { maskRenderedSecrets, toManifest } from '../../core/flux/mask';
 import type { Engine } from '../../engine/engine';
 import type { RenderedObject, TargetRef } from '../../engine/protocol';
 import { targetKind, type TargetKind } from '../../engine/targets';
-import { EXIT_FINDINGS, EXIT_OK, parseArgs, UsageError, type CliIO } from '../io';
+import { EXIT_OK, parseArgs, renderExitCode, UsageError, type CliIO } from '../io';
 import { openWorkspace, reportParseErrors } from '../workspace';
 
 export const BUILD_USAGE = 'build ks|hr NAME [-n NS] [--cluster NAME] [--offline] [DIR]   render a Kustomization or HelmRelease as Flux would (Secrets masked)';
@@ -67,7 +67,7 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
   });
   if (!result.ok) {
     io.stderr(`gitops-preview build: ${terminalText(result.error.message)}\n`);
-    return EXIT_FINDINGS;
+    return renderExitCode(result.error.kind);
   }
   for (const w of result.value.warnings) io.stderr(`warning: ${terminalText(w)}\n`);
   io.stdout(formatObjects(result.value.objects, root));

@@ -67,17 +67,29 @@ export function render(format: Format, list: CliDiagnostic[], suppressed: CliDia
   }
 }
 
+/**
+ * `file:line:col: severity [rule] first line`, then the message's other lines and the related
+ * locations, each behind a marker so that no repository text starts a line.
+ */
 function text(list: CliDiagnostic[]): string {
-  const lines = list.map((d) => `${terminalName(d.file)}:${d.line}:${d.column}: ${d.severity} [${d.rule}] ${terminalText(d.message)}\n`);
+  const lines = list.map((d) => {
+    const [first, ...details] = d.message.split('\n');
+    return [
+      `${terminalName(d.file)}:${d.line}:${d.column}: ${d.severity} [${d.rule}] ${terminalText(first)}\n`,
+      ...details.map((l) => `  | ${terminalText(l)}\n`),
+      ...d.related.map((r) => `  > ${terminalName(r.file)}:${r.line}:${r.column}: ${terminalText(r.message)}\n`),
+    ].join('');
+  });
   const count = (s: string) => list.filter((d) => d.severity === s).length;
   lines.push(`${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info\n`);
   return lines.join('');
 }
 
 /** GitHub workflow commands: `::error file=…,line=…,col=…,title=…::message`, repository text escaped. */
-export function githubAnnotation(d: Omit<CliDiagnostic, 'related' | 'rule'> & { rule: string }): string {
+export function githubAnnotation(d: Omit<CliDiagnostic, 'related' | 'rule'> & { rule: string; related?: CliDiagnostic['related'] }): string {
   const level = d.severity === 'info' ? 'notice' : d.severity;
-  return `::${level} file=${githubProperty(d.file)},line=${d.line},col=${d.column},endLine=${d.endLine},endColumn=${d.endColumn},title=${githubProperty(d.rule)}::${githubData(d.message)}\n`;
+  const message = [d.message, ...(d.related ?? []).map((r) => `${r.file}:${r.line}:${r.column}: ${r.message}`)].join('\n');
+  return `::${level} file=${githubProperty(d.file)},line=${d.line},col=${d.column},endLine=${d.endLine},endColumn=${d.endColumn},title=${githubProperty(d.rule)}::${githubData(message)}\n`;
 }
 
 function sarif(list: CliDiagnostic[]): unknown {

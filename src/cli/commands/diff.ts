@@ -4,7 +4,7 @@ import { targetKind } from '../../engine/targets';
 import { terminalText } from '../../core/escape/terminal';
 import { jsonOutput } from '../../core/escape/json';
 import { clusterClient, interruptible } from '../cluster';
-import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, UsageError, type CliIO } from '../io';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, renderExitCode, UsageError, type CliIO } from '../io';
 import { openWorkspace, reportParseErrors } from '../workspace';
 import { pickTarget } from './build';
 
@@ -65,14 +65,16 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   for (const { title, outcome } of outcomes) {
     if (!outcome.ok) {
       io.stderr(`✗ ${terminalText(outcome.error.message)}\n`);
-      exit = EXIT_USAGE;
+      // The tool's failure outweighs the repository's: a run that could not answer exits 2.
+      const code = outcome.error.kind === 'render' && outcome.error.renderKind ? renderExitCode(outcome.error.renderKind) : EXIT_USAGE;
+      exit = Math.max(exit, code);
       continue;
     }
     reports.push(outcome.value);
     if (format === 'text') io.stdout(`${outcomes.length > 1 ? `# ${terminalText(title)}\n` : ''}${reportText(outcome.value)}`);
     const c = counts(outcome.value.entries);
     if (c.error > 0 || outcome.value.cancelled) exit = EXIT_USAGE;
-    else if (exit === EXIT_OK && hasDrift(outcome.value)) exit = EXIT_FINDINGS;
+    else if (hasDrift(outcome.value)) exit = Math.max(exit, EXIT_FINDINGS);
   }
   if (format === 'json') io.stdout(jsonOutput(reports.length === 1 && outcomes.length === 1 ? reportJson(reports[0]) : reports.map(reportJson)));
   return exit;

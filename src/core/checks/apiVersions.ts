@@ -1,3 +1,4 @@
+import { findingMessage } from './message';
 import { fluxGroupOf, groupOf, SERVED_VERSIONS, versionOf } from '../kinds';
 import type { CheckContext } from './context';
 import { fluxVersionOf, type FluxVersion } from '../model/fluxVersion';
@@ -43,7 +44,10 @@ export function checkApiVersions(ctx: CheckContext): void {
         'api-version-unserved',
         o.doc,
         ['apiVersion'],
-        `${o.kind} ${o.apiVersion} is still served by the Flux ${running.text} this repository runs (${running.source}), but no longer from Flux ${removedIn}: upgrading Flux fails this document with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"". Move to ${to} before upgrading.${note}`,
+        findingMessage(
+          `${o.kind} ${o.apiVersion} is no longer served from Flux ${removedIn}: move to ${to} before upgrading Flux.`,
+          `The Flux ${running.text} this repository runs (${running.source}) still serves it; upgrading Flux fails this document with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"".${note}`,
+        ),
         { fix, severity: 'warning' },
       );
       continue;
@@ -53,8 +57,11 @@ export function checkApiVersions(ctx: CheckContext): void {
       o.doc,
       ['apiVersion'],
       patch
-        ? `This kustomize patch targets ${o.kind} ${o.apiVersion}, a version Flux 2.8+ no longer serves; once the ${o.kind} moves to ${to}, a patch still on ${o.apiVersion} no longer matches it. Use ${to}.`
-        : `${o.kind} ${o.apiVersion} is no longer served by Flux 2.8+: applying it fails with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"", and Flux stops reconciling it. Use ${to} (fields removed in ${served[0]} must be migrated too).${note}`,
+        ? findingMessage(`This kustomize patch targets ${o.kind} ${o.apiVersion}, which Flux 2.8+ no longer serves: use ${to}.`, `Once the ${o.kind} moves to ${to}, a patch still on ${o.apiVersion} no longer matches it.`)
+        : findingMessage(
+            `${o.kind} ${o.apiVersion} is no longer served by Flux 2.8+: use ${to}.`,
+            `Applying it fails with "no matches for kind \\"${o.kind}\\" in version \\"${o.apiVersion}\\"", and Flux stops reconciling it. Fields removed in ${served[0]} must be migrated too.${note}`,
+          ),
       { fix, ...(unapplied ? { severity: 'warning' as const } : {}) },
     );
   }

@@ -1,3 +1,4 @@
+import { findingMessage, FIRST_LINE_MAX } from './message';
 import type { AppliedObject, ClusterModel, HelmReleaseNode, KustomizationNode, Reference } from '../model/graph';
 import type { CheckContext } from './context';
 import { closestNames } from './similar';
@@ -61,7 +62,10 @@ function reportDescendants(ctx: CheckContext, edges: readonly Edge[]): void {
       'depends-on-descendant',
       from.applied.object.doc,
       [...ref.path, 'name'],
-      `${self} depends on ${dep}, which it applies itself${via}: Flux reconciles ${self} only once ${dep} is ready, and ${dep} is created only when ${self} reconciles, so on a fresh cluster neither ever becomes ready (it works only where an earlier reconcile already created ${dep}). Remove this dependsOn entry (what ${self} applies comes after it anyway), or move ${dep} out of ${self}.`,
+      findingMessage(
+        `${self} depends on ${dep}, which it applies itself: remove this dependsOn entry.`,
+        `Flux reconciles ${self} only once ${dep} is ready, and ${dep}${via} is created only when ${self} reconciles, so on a fresh cluster neither ever becomes ready (it works only where an earlier reconcile already created ${dep}). What ${self} applies comes after it anyway; or move ${dep} out of ${self}.`,
+      ),
       { related: ctx.related(to.object.doc, ['metadata', 'name'], `${dep}, applied by ${self}`) },
     );
   }
@@ -149,7 +153,9 @@ function resolveRef(ctx: CheckContext, lookup: ClusterLookup, node: DependentNod
       kind === 'Kustomization'
         ? `A Kustomization can only depend on Kustomizations: depend on the Kustomization that applies it (${label(ctx, other[0].appliedBy?.applied ?? other[0])}) and give that one \`wait: true\` or a \`healthChecks\` entry for the HelmRelease.`
         : `A HelmRelease can only depend on HelmReleases: move the dependency to the Kustomizations (the one applying this HelmRelease dependsOn '${wanted}', with \`wait: true\`), or list it in that Kustomization's \`healthChecks\`.`;
-    ctx.report('depends-on-kind', doc, entryPath, `dependsOn '${wanted}' names a ${otherKind}, not a ${kind}; Flux looks for ${kind} '${wanted}' and reports "dependency '${wanted}' not found". ${hint}`, {
+    const fix = kind === 'Kustomization' ? `depend on the Kustomization that applies it` : 'move the dependency to the Kustomizations';
+    const message = findingMessage(`dependsOn '${wanted}' names a ${otherKind}, not a ${kind}: ${fix}.`, `Flux looks for ${kind} '${wanted}' and reports "dependency '${wanted}' not found". ${hint}`);
+    ctx.report('depends-on-kind', doc, entryPath, message, {
       related: ctx.related(other[0].object.doc, ['metadata', 'name'], `${otherKind} ${wanted}`),
     });
     return undefined;
@@ -169,7 +175,10 @@ function resolveRef(ctx: CheckContext, lookup: ClusterLookup, node: DependentNod
       'depends-on-not-found',
       doc,
       entryPath,
-      `Flux reports "dependency '${wanted}' not found": ${kind} '${name}' exists in namespace '${ns}', not '${namespace}'.${defaulted} Set \`namespace: ${ns}\` on this entry.${uncertain}`,
+      findingMessage(
+        `dependsOn '${wanted}' is not found: ${kind} '${name}' is in namespace '${ns}'; set \`namespace: ${ns}\` on this entry.`,
+        `Flux reports "dependency '${wanted}' not found".${defaulted}${uncertain}`,
+      ),
       {
         severity,
         related: ctx.related(sameName.object.doc, ['metadata', 'name'], `${kind} ${ns}/${name}`),
@@ -183,12 +192,15 @@ function resolveRef(ctx: CheckContext, lookup: ClusterLookup, node: DependentNod
   const work = pool.length * (name.length + 1) * (candidates.longest + 1);
   const suggestions = work <= budget.suggestions ? closestNames(name, pool) : [];
   budget.suggestions -= Math.min(work, budget.suggestions);
-  const didYouMean = suggestions.length ? ` Did you mean '${suggestions[0]}'?` : '';
+  const fix = suggestions.length ? `did you mean '${suggestions[0]}'?` : 'fix the name or remove the entry.';
   ctx.report(
     'depends-on-not-found',
     doc,
     entryPath,
-    `Flux reports "dependency '${wanted}' not found" and never reconciles this ${kind}: no ${kind} '${wanted}' is applied in cluster '${cluster.name}'.${didYouMean}${uncertain}`,
+    findingMessage(
+      `dependsOn '${wanted}': no ${kind} of that name in cluster '${cluster.name}'; ${fix}`,
+      `Flux reports "dependency '${wanted}' not found" and never reconciles this ${kind}.${uncertain}`,
+    ),
     {
       severity,
       fix: suggestions.length
@@ -260,7 +272,10 @@ function reportCycles(ctx: CheckContext, edges: Edge[]): void {
       'depends-on-cycle',
       e.from.applied.object.doc,
       [...e.ref.path, 'name'],
-      `dependsOn cycle ${names.join(' -> ')}${count}: Flux waits for each of these ${e.from.kind}s to become ready before the next, so none of them is ever reconciled. Remove one of the dependsOn entries.`,
+      findingMessage(
+        cycleLine(names.join(' -> ')),
+        `The cycle: ${names.join(' -> ')}${count}. Flux waits for each of these ${e.from.kind}s to become ready before the next, so none of them is ever reconciled.`,
+      ),
       { related },
     );
   }
@@ -339,4 +354,10 @@ function cyclePath(out: Map<AppliedObject, Edge[]>, component: Map<AppliedObject
   back.reverse();
   // back = [e.to, …, start]; the cycle reads start -> e.to -> … -> start.
   return [start, ...back];
+}
+
+/** The cycle and the fix on the first line; a cycle too long for it comes after the fix, cut. */
+function cycleLine(cycle: string): string {
+  const line = `dependsOn cycle ${cycle}: remove one of its entries.`;
+  return line.length <= FIRST_LINE_MAX ? line : `dependsOn cycle (remove one of its entries): ${cycle}`;
 }

@@ -1,3 +1,4 @@
+import { findingMessage } from './message';
 import type { AppliedObject, KustomizationNode } from '../model/graph';
 import type { KubeObject } from '../model/objects';
 import type { CheckContext } from './context';
@@ -46,10 +47,16 @@ export function checkDuplicates(ctx: CheckContext): void {
         const what = `${a.kind} ${id.namespace ? `${id.namespace}/` : ''}${id.name}`;
         let message: string;
         if (byKs.length === 1) {
-          message = `${what} is included ${others.length === 0 ? 'twice (through two kustomize paths)' : 'by several documents'} in Kustomization ${byKs[0]}; kustomize fails the build with "may not add resource with an already registered id". Keep one.`;
+          message = findingMessage(
+            `${what} is included ${others.length === 0 ? 'twice' : 'by several documents'} in Kustomization ${byKs[0]}: keep one.`,
+            `${others.length === 0 ? 'It is reached through two kustomize paths; k' : 'K'}ustomize fails the build with "may not add resource with an already registered id".`,
+          );
         } else {
           const named = byKs.length > MAX_LISTED ? `${byKs.slice(0, MAX_LISTED).join(', ')} and ${(byKs.length - MAX_LISTED).toLocaleString('en-US')} more` : byKs.join(', ');
-          message = `${what} is applied by ${byKs.length.toLocaleString('en-US')} Kustomizations in cluster '${cluster.name}' (${named}): each applies it, the last one wins, and pruning any of them deletes it. Define it once.`;
+          message = findingMessage(
+            `${what} is applied by ${byKs.length.toLocaleString('en-US')} Kustomizations in cluster '${cluster.name}': define it once.`,
+            `Applied by ${named}: each applies it, the last one wins, and pruning any of them deletes it.`,
+          );
         }
         const related = [
           ...others.flatMap((o) => ctx.related(o.object.doc, ['metadata', 'name'], `also defined here (applied by Kustomization ${ksLabel(o)})`)),

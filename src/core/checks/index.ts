@@ -12,6 +12,8 @@ import { checkSubstitutions } from './substitution';
 import { checkSyntax } from './syntax';
 import type { Diagnostic } from './types';
 import { applySuppressions, type SuppressedDiagnostic } from './suppress';
+import { groupByCause } from './group';
+import { relativeIn } from './message';
 
 export * from './types';
 export type { Suppression, SuppressedDiagnostic } from './suppress';
@@ -49,7 +51,10 @@ export function checkModel(model: RepoModel): CheckResult {
       failures.push({ rules: name, message: (err as Error).stack ?? String(err) });
     }
   }
-  const { kept, suppressed } = applySuppressions(model.workspace, dedupe(ctx.diagnostics));
+  const root = model.workspace.root;
+  // Messages quote paths as the builds saw them; a finding names them from the repository root.
+  const relative = ctx.diagnostics.map((d) => ({ ...d, message: relativeIn(d.message, root), related: d.related.map((r) => ({ ...r, message: relativeIn(r.message, root) })) }));
+  const { kept, suppressed } = applySuppressions(model.workspace, groupByCause(dedupe(relative)));
   return { diagnostics: sortDiagnostics(kept), failures, suppressed: sortDiagnostics(suppressed) as SuppressedDiagnostic[] };
 }
 

@@ -1,3 +1,4 @@
+import { buildFailedMessage, findingMessage } from './message';
 import type { CheckContext } from './context';
 
 /**
@@ -18,11 +19,15 @@ export function checkPaths(ctx: CheckContext): void {
           'path-not-found',
           doc,
           ['spec', 'path'],
-          `spec.path '${typeof written === 'string' ? written : ks.path}' does not exist in ${ks.source.description}; Flux fails with "kustomization path not found". Paths are relative to the source root.`,
+          findingMessage(
+            `spec.path '${typeof written === 'string' ? written : ks.path}' does not exist in ${ks.source.description}: fix the path (relative to the source root).`,
+            'Flux fails with "kustomization path not found".',
+          ),
         );
       }
       for (const p of ks.problems) {
-        ctx.report(p.code === 'analysis-limit' || p.code === 'apply-cycle' || p.code === 'build-failed' ? p.code : 'path-not-found', p.doc, p.path, p.message, {
+        const message = p.code === 'build-failed' ? buildFailedMessage(p.message) : p.message;
+        ctx.report(p.code === 'analysis-limit' || p.code === 'apply-cycle' || p.code === 'build-failed' ? p.code : 'path-not-found', p.doc, p.path, message, {
           related: [
             ...(p.related ?? []).flatMap((r) => ctx.related(r.doc, r.path, r.message)),
             ...(p.doc === doc ? [] : ctx.related(doc, ['spec', 'path'], `built by Kustomization ${ks.applied.namespace}/${ks.applied.name}`)),

@@ -1,3 +1,4 @@
+import { findingMessage } from './message';
 import { findSource } from '../model/sources';
 import { objectKey } from '../model/types';
 import type { CheckContext } from './context';
@@ -19,7 +20,10 @@ export function checkSources(ctx: CheckContext): void {
         'source-not-found',
         doc,
         [...ref.path, 'name'],
-        `sourceRef ${ref.kind} '${ref.namespace}/${ref.name}' is not defined in the workspace. Unless it is created outside Git, Flux reports "Source '${ref.kind}/${ref.namespace}/${ref.name}' not found" and this Kustomization never applies.`,
+        findingMessage(
+          `sourceRef ${ref.kind} '${ref.namespace}/${ref.name}' is not in the workspace: define it, unless it is created outside Git.`,
+          `Without it Flux reports "Source '${ref.kind}/${ref.namespace}/${ref.name}' not found" and this Kustomization never applies.`,
+        ),
       );
     }
     for (const hr of cluster.helmReleases) {
@@ -36,7 +40,10 @@ export function checkSources(ctx: CheckContext): void {
         'source-not-found',
         hr.applied.object.doc,
         [...ref.path, 'name'],
-        `${field} ${ref.kind} '${ref.namespace}/${ref.name}' is not defined in the workspace. Unless it is created outside Git, helm-controller reports the chart source as not found and never installs this release.`,
+        findingMessage(
+          `${field} ${ref.kind} '${ref.namespace}/${ref.name}' is not in the workspace: define it, unless it is created outside Git.`,
+          'Without it helm-controller reports the chart source as not found and never installs this release.',
+        ),
       );
     }
   }

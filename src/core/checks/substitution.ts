@@ -1,3 +1,4 @@
+import { findingMessage } from './message';
 import type { CheckContext } from './context';
 import type { KubeObject } from '../model/objects';
 import type { SubstituteVars } from '../substitution/resolve';
@@ -53,7 +54,10 @@ export function checkSubstitutions(ctx: CheckContext): void {
               'substitution-invalid',
               obj.doc,
               lines.range(e.offset, Math.min(e.offset + 1, obj.doc.file.text.length)),
-              `Kustomization ${ksLabel} substitutes variables in this object, and this value has ${e.message}: past ${MAX_SUBSTITUTION_DEPTH} levels GitOps Preview does not read a substitution (Flux does), so this value's variables are not checked and the object is not built.`,
+              findingMessage(
+                `This value nests \${…} more than ${MAX_SUBSTITUTION_DEPTH} levels deep: its variables are not checked here and the object is not built.`,
+                `Kustomization ${ksLabel} substitutes variables in this object, and this value has ${e.message}: past ${MAX_SUBSTITUTION_DEPTH} levels GitOps Preview does not read a substitution (Flux does).`,
+              ),
               { severity: 'warning', related: related() },
             );
             continue;
@@ -62,7 +66,10 @@ export function checkSubstitutions(ctx: CheckContext): void {
             'substitution-invalid',
             obj.doc,
             lines.range(e.offset, Math.min(e.offset + 1, obj.doc.file.text.length)),
-            `Kustomization ${ksLabel} substitutes variables in this object and fails with "envsubst error: variable substitution failed: ${e.message}". Escape a literal \`\${\` as \`$\${\`, or annotate the object with kustomize.toolkit.fluxcd.io/substitute: disabled.`,
+            findingMessage(
+              `Flux cannot substitute this value: escape a literal \`\${\` as \`$\${\`, or annotate the object with kustomize.toolkit.fluxcd.io/substitute: disabled.`,
+              `Kustomization ${ksLabel} substitutes variables in this object and fails with "envsubst error: variable substitution failed: ${e.message}".`,
+            ),
             { related: related() },
           );
         }
@@ -73,7 +80,10 @@ export function checkSubstitutions(ctx: CheckContext): void {
             'substitution-undefined',
             obj.doc,
             lines.range(r.start, r.end),
-            `\${${r.name}} is not defined by Kustomization ${ksLabel} (postBuild.substitute or substituteFrom). Flux replaces it with an empty string, and with strict substitution (StrictPostBuildSubstitutions) fails the whole Kustomization with "variable not set (strict mode): \\"${r.name}\\"". Define it, or give a default: \${${r.name}:=value}.`,
+            findingMessage(
+              `\${${r.name}} is not defined by Kustomization ${ksLabel}: define it in postBuild, or give a default: \${${r.name}:=value}.`,
+              `Neither postBuild.substitute nor substituteFrom defines it. Flux replaces it with an empty string, and with strict substitution (StrictPostBuildSubstitutions) fails the whole Kustomization with "variable not set (strict mode): \\"${r.name}\\"".`,
+            ),
             { related: related() },
           );
         }

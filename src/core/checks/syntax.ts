@@ -1,3 +1,4 @@
+import { findingMessage, FIRST_LINE_MAX } from './message';
 import type { CheckContext } from './context';
 
 /**
@@ -28,7 +29,8 @@ export function checkSyntax(ctx: CheckContext): void {
     }
     return !reached.has(path);
   };
-  const NOT_APPLIED = ' No cluster of this repository applies this file, so Flux does not read it until a Kustomization includes it.';
+  const NOT_APPLIED = 'No cluster of this repository applies this file, so Flux does not read it until a Kustomization includes it.';
+  const FAILS = 'kustomize fails to build any Kustomization that includes this file.';
   for (const file of ctx.model.workspace.files.values()) {
     if (file.problems.length === 0 && file.docs.every((d) => d.problems.length === 0)) continue;
     const quiet = unapplied(file.path);
@@ -39,7 +41,7 @@ export function checkSyntax(ctx: CheckContext): void {
         severity: p.limit || quiet ? 'warning' : 'error',
         file: file.path,
         range: p.range,
-        message: p.limit ? `${p.message} Checks skip what was not read.` : `${p.message} kustomize fails to build any Kustomization that includes this file.${quiet ? NOT_APPLIED : ''}`,
+        message: p.limit ? findingMessage(p.message, p.message.length > FIRST_LINE_MAX && p.message, 'Checks skip what was not read.') : syntaxMessage(p.message, undefined, FAILS, quiet && NOT_APPLIED),
         related: [],
       });
     }
@@ -51,10 +53,18 @@ export function checkSyntax(ctx: CheckContext): void {
           severity: quiet ? 'warning' : 'error',
           file: file.path,
           range: p.range,
-          message: `${message} (document ${doc.index + 1}); kustomize fails to build any Kustomization that includes this file.${quiet ? NOT_APPLIED : ''}`,
+          message: syntaxMessage(message, doc.index + 1, FAILS, quiet && NOT_APPLIED),
           related: [],
         });
       }
     }
   }
+}
+
+/** The parser's own words first (they say what is wrong), then its context lines and what it breaks. */
+function syntaxMessage(parser: string, doc: number | undefined, ...details: (string | false)[]): string {
+  const [first, ...context] = parser.split('\n');
+  const where = doc === undefined ? '' : ` (document ${doc})`;
+  const head = `${first.trim()}${where}: fix the YAML.`;
+  return findingMessage(head, head.length > FIRST_LINE_MAX && first, context.join('\n').trim(), ...details);
 }

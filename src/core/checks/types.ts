@@ -80,4 +80,6 @@ export interface Diagnostic extends Location {
   readonly message: string;
   readonly related: RelatedLocation[];
   readonly fix?: FixHint;
+  /** When findings of several places were merged into this one (checks/group.ts): each as reported. */
+  readonly places?: readonly Diagnostic[];
 }

@@ -25,7 +25,8 @@ export class DiagnosticIndex {
     for (const d of diagnostics) {
       push(this.byFile, d.file, d);
       push(this.byPosition, positionKey(d.file, d.range.start), d);
-      if (d.rule === 'crd-order') this.crdOrder.push(d);
+      // Each place of a merged finding draws its own edge.
+      if (d.rule === 'crd-order') this.crdOrder.push(...(d.places ?? [d]));
     }
     for (const list of this.byFile.values()) list.sort((a, b) => a.range.start.line - b.range.start.line);
   }
@@ -84,14 +85,27 @@ export class DiagnosticIndex {
     for (const d of this.crdOrder) {
       const inFile = objectsByFile.get(d.file) ?? [];
       const line = d.range.start.line;
-      // Documents do not overlap: the first ending at or after the line holds it, or none does.
-      const first = inFile[firstAtOrAfter(inFile, line, (o) => o.end)];
-      const x = first && first.start <= line ? first.applied.appliedBy : undefined;
+      // Documents do not overlap: the first ending at or after the line holds it, or none does. A
+      // document several Kustomizations apply (a component) is one object per applier: the finding
+      // is the one whose applier it names.
+      const at = firstAtOrAfter(inFile, line, (o) => o.end);
+      const first = inFile[at];
+      if (!first || first.start > line) continue;
+      const named = new Set(d.related.map((r) => byName.get(positionKey(r.file, r.range.start))));
+      let x = first.applied.appliedBy;
+      for (let i = at; i < inFile.length && inFile[i].end === first.end; i++) {
+        const by = inFile[i].applied.appliedBy;
+        if (by && named.has(by.applied)) {
+          x = by;
+          break;
+        }
+      }
       const from = x && ids.get(x.applied);
-      if (!from) continue;
+      if (!x || !from) continue;
+      const applier = x.applied;
       const problem = problemOf(d);
       addProblem(nodes.get(from)!, { ...problem, line: d.range.start.line + 1, file: relativePath(this.root, d.file) });
-      const involved = d.related.map((r) => byName.get(positionKey(r.file, r.range.start))).filter((a): a is AppliedObject => !!a && a !== x.applied);
+      const involved = d.related.map((r) => byName.get(positionKey(r.file, r.range.start))).filter((a): a is AppliedObject => !!a && a !== applier);
       const provider = involved.find((a) => a.kind === 'Kustomization');
       const release = involved.find((a) => a.kind === 'HelmRelease' && a.appliedBy === x);
       if (provider) addEdge({ from, to: ids.get(provider)!, type: 'dependsOn', absent: true, problem });

@@ -702,9 +702,9 @@ function cycleRoots(
       problems.push({
         code: 'apply-cycle',
         message:
-          `spec.path '${written}' includes Kustomization ${label} (${first.file.slice(root.length + 1)}), which applies this one` +
-          `${list.length > 2 ? ` (a cycle of ${list.length} Kustomizations)` : ''}: they apply each other, so neither is the root of a cluster, and Flux would have each reconcile the other.` +
-          `${ancestor ? ' The path is the folder of this very file or one above it.' : ''} Point spec.path at a folder holding only what this Kustomization should apply.`,
+          `spec.path '${written}' includes Kustomization ${label}, which applies this one: point spec.path at a folder of only what this one applies.\n` +
+          `${label} is in ${first.file.slice(root.length + 1)}${list.length > 2 ? ` (a cycle of ${list.length} Kustomizations)` : ''}; they apply each other, so neither is the root of a cluster, and Flux would have each reconcile the other.` +
+          `${ancestor ? ' The path is the folder of this very file or one above it.' : ''}`,
         doc: m.doc,
         path: ['spec', 'path'],
         related: [{ doc: first.doc, path: ['metadata', 'name'], message: `Kustomization ${label}, treated as the cluster root` }],
@@ -729,8 +729,8 @@ function applyCycleProblem(node: KustomizationNode, ancestor: KustomizationNode,
   return {
     code: 'apply-cycle',
     message:
-      `spec.path '${written}' includes Kustomization ${label} (${ancestor.applied.object.file.slice(root.length + 1)}), which applies this one: ` +
-      `they apply each other, so both reconcile the same objects and prune each other's changes. Point spec.path at a folder holding only what this Kustomization should apply.`,
+      `spec.path '${written}' includes Kustomization ${label}, which applies this one: point spec.path at a folder of only what this one applies.\n` +
+      `${label} is in ${ancestor.applied.object.file.slice(root.length + 1)}; they apply each other, so both reconcile the same objects and prune each other's changes.`,
     doc: node.applied.object.doc,
     path: ['spec', 'path'],
     related: [{ doc: ancestor.applied.object.doc, path: ['metadata', 'name'], message: `Kustomization ${label}, which applies this one` }],

@@ -29,9 +29,9 @@ test(`"dependency 'flux-system/infra' not found": dependsOn with the wrong names
   assert.equal(wrongNs.range.start.character, 12);
   assert.equal(wrongNs.range.end.character, 17);
   assert.match(wrongNs.message, /"dependency 'flux-system\/infra' not found"/);
-  assert.match(wrongNs.message, /exists in namespace 'infra-system'/);
+  assert.match(wrongNs.message, /^dependsOn 'flux-system\/infra' is not found: Kustomization 'infra' is in namespace 'infra-system'; set `namespace: infra-system` on this entry\.\n/);
   assert.deepEqual(wrongNs.relatedRel, ['clusters/test/infra.yaml:4']);
-  assert.match(typo.message, /Did you mean 'database'\?/);
+  assert.match(typo.message, /did you mean 'database'\?\n/);
 });
 
 test('a dependsOn cycle is reported on every member with the path', () => {
@@ -45,7 +45,7 @@ test('a dependsOn cycle is reported on every member with the path', () => {
 test('a Kustomization still on v1beta2', () => {
   const [ks] = diags('api-version-unserved/fail', 'api-version-unserved').filter((d) => d.rel === 'clusters/test/apps.yaml');
   assert.equal(ks.line, 1);
-  assert.match(ks.message, /Kustomization kustomize.toolkit.fluxcd.io\/v1beta2 is no longer served.*Use kustomize.toolkit.fluxcd.io\/v1/);
+  assert.match(ks.message, /^Kustomization kustomize.toolkit.fluxcd.io\/v1beta2 is no longer served by Flux 2\.8\+: use kustomize.toolkit.fluxcd.io\/v1\.\n/);
   assert.equal(ks.fix?.kind, 'migrate-api-version');
 });
 

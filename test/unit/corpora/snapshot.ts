@@ -50,7 +50,7 @@ export function corpusNames(): string[] {
     .sort();
 }
 
-function corpusInfo(name: string): { source: string; branch: string } {
+export function corpusInfo(name: string): { source: string; branch: string } {
   const text = fs.readFileSync(path.join(CORPORA, name, 'CORPUS.txt'), 'utf8');
   const field = (key: string) => new RegExp(`^${key}:[ \\t]*(\\S+)`, 'm').exec(text)?.[1];
   const source = field('source') ?? name;
@@ -70,11 +70,17 @@ function indexBranch(name: string): string | undefined {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** The corpus as seen with `branch` checked out; `cache` is shared between the two branches' builds. */
-export async function viewOf(name: string, branch: string, cache: MemoryBuildCache): Promise<CorpusView> {
+/** The corpus opened as a clone with `branch` checked out and built from its roots down, as `check` builds it. */
+export async function corpusFolder(name: string, branch: string, cache: MemoryBuildCache): Promise<{ folder: Folder; dir: string }> {
   const dir = path.join(CORPORA, name).split(path.sep).join('/');
   const folder = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(name), checkout: { branch } }, { cache });
   await folder.refine({ allowNetwork: false });
+  return { folder, dir };
+}
+
+/** The corpus as seen with `branch` checked out; `cache` is shared between the two branches' builds. */
+export async function viewOf(name: string, branch: string, cache: MemoryBuildCache): Promise<CorpusView> {
+  const { folder, dir } = await corpusFolder(name, branch, cache);
   const model = folder.model();
   const tree = treeJson(model);
   const rel = (p: string) => (p.startsWith(`${dir}/`) ? p.slice(dir.length + 1) : p);

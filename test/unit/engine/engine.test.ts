@@ -39,6 +39,13 @@ test('quick fixes come back as text edits tied to the diagnostic they fix', asyn
   assert.ok(fix, JSON.stringify(fixes));
   assert.equal(fix.diagnostic.rule, 'depends-on-not-found');
   assert.equal(fix.edits[0].newText, 'infrastructure');
+  // Every finding can also be ignored, by a comment above its line or for the file; never preferred.
+  const ignores = fixes.filter((f) => f.title.startsWith('Ignore depends-on-not-found'));
+  assert.deepEqual(ignores.map((f) => [f.title, f.preferred, f.diagnostic.rule]), [
+    ['Ignore depends-on-not-found on this line', false, 'depends-on-not-found'],
+    ['Ignore depends-on-not-found in this file', false, 'depends-on-not-found'],
+  ]);
+  assert.match(ignores[0].edits[0].newText, /^ *# gitops-preview: ignore depends-on-not-found -- /);
 });
 
 test('namespace defaulting is decided once: targets, file targets and tree items agree', async () => {

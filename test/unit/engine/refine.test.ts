@@ -201,7 +201,7 @@ patches:
   const found = checkModel(model).diagnostics.filter((d) => d.rule === 'build-failed');
   assert.equal(found.length, 1);
   assert.equal(found[0].file, `${ROOT}/clusters/prod/apps.yaml`);
-  assert.match(found[0].message, /Kustomization flux-system\/apps: kustomize build failed: .*nothing-like-this/);
+  assert.match(found[0].message, /^Kustomization flux-system\/apps fails to build: kustomize build failed: [^\n]*\nThe error: kustomize build failed: .*nothing-like-this/);
 });
 
 test('an edit re-renders only the builds that read the edited file, then children whose spec changed', async () => {

@@ -185,7 +185,7 @@ for (const specPath of ['./', '..', '/', './clusters']) {
       const [d] = at(run, 'apply-cycle', 'clusters/prod/apps.yaml');
       assert.equal(d?.severity, 'error');
       assert.equal(d.line, 8, 'on spec.path');
-      assert.match(d.message, /includes Kustomization flux-system\/flux-system .* they apply each other/);
+      assert.match(d.message, /^spec.path .* includes Kustomization flux-system\/flux-system, which applies this one: point spec.path at .*\n.*they apply each other/);
       assert.equal(d.related[0]?.file, 'clusters/prod/flux-system/gotk-sync.yaml');
       const { tree } = await treeCli(dir);
       assert.deepEqual(tree!.clusters.map((c) => [c.name, c.root.name]), [['prod', 'flux-system']]);

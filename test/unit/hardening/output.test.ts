@@ -41,7 +41,12 @@ test('check text: names and file names cannot add lines, commands or escapes; th
     const summaries = run.stdout.split('\n').filter((l) => /^\d+ error\(s\), /.test(l));
     assert.equal(summaries.length, 1, run.stdout);
     assert.match(run.stdout, /^"apps\/::error title=forged::0 error\(s\)\.yaml":\d+:\d+: error \[yaml-syntax\]/m);
-    assert.match(run.stdout, /x\\n::stop-commands::pwned\\n0 error\(s\), 0 warning\(s\), 0 info\\x1b\[2J\\x00\\u202e\\x9b31m/);
+    // A message's further lines and related locations come behind a marker: a line break in a name
+    // continues the finding, and no line but a finding's own or the summary starts bare.
+    assert.match(run.stdout, /x\n {2}\| ::stop-commands::pwned\n {2}\| 0 error\(s\), 0 warning\(s\), 0 info\\x1b\[2J\\x00\\u202e\\x9b31m/);
+    for (const line of run.stdout.split('\n').filter(Boolean)) {
+      assert.match(line, /^(\S[^\n]*:\d+:\d+: (error|warning|info) \[[a-z-]+\] | {2}[|>] |\d+ error\(s\), \d+ warning\(s\), \d+ info$)/, line);
+    }
     assert.match(summaries[0], /^[1-9]\d* error\(s\)/);
   }));
 

@@ -108,7 +108,7 @@ test('api-version-unserved: a warning when the FluxInstance pins a Flux that sti
   };
   const [[severity, message]] = run('2.6.x');
   assert.equal(severity, 'warning');
-  assert.match(message, /still served by the Flux 2\.6\.x this repository runs \(FluxInstance flux-system\/flux distribution\.version\), but no longer from Flux 2\.8/);
+  assert.match(message, /no longer served from Flux 2\.8: move to helm.toolkit.fluxcd.io\/v2 before upgrading Flux\.\nThe Flux 2\.6\.x this repository runs \(FluxInstance flux-system\/flux distribution\.version\) still serves it/);
   assert.equal(run('2.8.0')[0][0], 'error');
   assert.equal(run('2.x')[0][0], 'error');
 });

@@ -1,0 +1,51 @@
+/**
+ * One finding per cause. A component used by 33 Kustomizations, or a file several builds reach,
+ * makes every rule report the same problem at the same line once per place; 33 copies of one
+ * error bury the others. Findings of one rule and severity at the same range are one cause: the
+ * first is kept, the places of the others become its related locations, and the message says how
+ * many there are.
+ */
+import type { Diagnostic, RelatedLocation } from './types';
+
+/** Related locations a merged finding lists at most; the message still counts every place. */
+export const MAX_RELATED = 200;
+
+export function groupByCause(list: readonly Diagnostic[]): Diagnostic[] {
+  const groups = new Map<string, Diagnostic[]>();
+  for (const d of list) {
+    const key = causeKey(d);
+    const group = groups.get(key);
+    if (group) group.push(d);
+    else groups.set(key, [d]);
+  }
+  return [...groups.values()].map(merge);
+}
+
+function causeKey(d: Diagnostic): string {
+  const { start, end } = d.range;
+  return `${d.rule}|${d.severity}|${d.file}|${start.line}:${start.character}-${end.line}:${end.character}`;
+}
+
+function merge(group: Diagnostic[]): Diagnostic {
+  const [first, ...others] = group;
+  if (others.length === 0) return first;
+  const related: RelatedLocation[] = [...first.related];
+  const seen = new Set(related.map(relatedKey));
+  let kustomizations = true;
+  for (const d of others) {
+    // The place of another finding is what its related locations add to the first's.
+    const own = d.related.filter((r) => !seen.has(relatedKey(r)));
+    if (!own.length || !own.some((r) => r.message.includes('Kustomization'))) kustomizations = false;
+    for (const r of own) {
+      seen.add(relatedKey(r));
+      if (related.length < MAX_RELATED) related.push(r);
+    }
+  }
+  const noun = kustomizations ? (others.length === 1 ? 'Kustomization' : 'Kustomizations') : others.length === 1 ? 'place' : 'places';
+  const message = `${first.message}\nAlso in ${others.length} other ${noun} (see the related locations).`;
+  return { ...first, message, related, places: group };
+}
+
+function relatedKey(r: RelatedLocation): string {
+  return `${r.file}|${r.range.start.line}:${r.range.start.character}|${r.message}`;
+}
