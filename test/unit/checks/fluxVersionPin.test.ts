@@ -21,7 +21,7 @@ const findings = (version: string, image: string) =>
     }),
   )
     .diagnostics.filter((d) => d.rule === 'api-version-unserved')
-    .map((d) => `${d.severity}|${/still served by the Flux (\S+) this repository runs \(([^)]*)\)/.exec(d.message)?.slice(1).join('|') ?? ''}`);
+    .map((d) => `${d.severity}|${/The Flux (\S+) this repository runs \(([^)]*)\) still serves it/.exec(d.message)?.slice(1).join('|') ?? ''}`);
 
 test('gotk-components.yaml without a Flux Version header: the version label, else the kustomize-controller image, tell the Flux release', () => {
   assert.deepEqual(findings('v2.6.1', 'v1.6.0'), ['warning|v2.6.1|gotk-components.yaml app.kubernetes.io/version label']);

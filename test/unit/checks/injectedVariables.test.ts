@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { postBuildVariables } from '../../../src/core/flux/postbuild';
-import { checkModel } from '../../../src/core/checks/index';
+import { check } from './helpers';
 import { memoryRepo } from './helpers';
 
 const ks = (name: string, path: string, extra = '') =>
@@ -18,7 +18,7 @@ const webhookByChartRef = {
 };
 
 test('a cluster running kustomize-mutating-webhook gives every Kustomization variables the workspace cannot tell: unknown, not undefined', () => {
-  const rules = (extra: Record<string, string>) => checkModel(memoryRepo({ ...files, ...extra }).model()).diagnostics.map((d) => `${d.rule}|${d.file.slice(6)}`);
+  const rules = (extra: Record<string, string>) => check(memoryRepo({ ...files, ...extra })).diagnostics.map((d) => `${d.rule}|${d.file.slice(6)}`);
   assert.deepEqual(rules({}), ['substitution-undefined|app/cm.yaml']);
   assert.deepEqual(rules(webhookByChartRef), []);
   const byChartName = { 'clusters/c/ks/webhook.yaml': ks('webhook', './webhook'), 'webhook/hr.yaml': 'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: webhook\n  namespace: flux-system\nspec:\n  chart:\n    spec:\n      chart: kustomize-mutating-webhook\n' };

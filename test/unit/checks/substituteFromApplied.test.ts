@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { postBuildVariables } from '../../../src/core/flux/postbuild';
 import { resolveSubstituteVars } from '../../../src/core/substitution/resolve';
-import { checkModel } from '../../../src/core/checks/index';
+import { check } from './helpers';
 import { memoryRepo } from './helpers';
 
 const ks = (name: string, path: string, extra = '') =>
@@ -18,21 +18,23 @@ const files = {
 };
 
 test('substituteFrom reads only the ConfigMaps/Secrets the cluster applies; a same-named manifest elsewhere is not the source', () => {
-  const model = memoryRepo(files).model();
+  const repo = memoryRepo(files);
+  const model = repo.model();
   const app = model.clusters[0].kustomizations.find((k) => k.applied.name === 'app')!;
   const resolved = resolveSubstituteVars(app, model);
   assert.equal(resolved.complete, false);
   assert.deepEqual(resolved.unresolved.map((u) => u.name), ['cluster-secrets']);
   assert.equal(postBuildVariables(model, app).incomplete, true);
   // Unknown values: no substitution-undefined for PATH_PREFIX.
-  assert.deepEqual(checkModel(model).diagnostics.map((d) => d.rule), []);
+  assert.deepEqual(check(repo).diagnostics.map((d) => d.rule), []);
 });
 
 test('substituteFrom: the Secret the cluster applies is the source', () => {
-  const model = memoryRepo({ ...files, 'clusters/c/ks/secrets.yaml': ks('secrets', './secrets'), 'secrets/cluster-secrets.yaml': secret }).model();
+  const repo = memoryRepo({ ...files, 'clusters/c/ks/secrets.yaml': ks('secrets', './secrets'), 'secrets/cluster-secrets.yaml': secret });
+  const model = repo.model();
   const app = model.clusters[0].kustomizations.find((k) => k.applied.name === 'app')!;
   const resolved = resolveSubstituteVars(app, model);
   assert.equal(resolved.complete, true);
   assert.equal(resolved.vars.get('DOMAIN')?.origin.doc?.file.path, '/repo/secrets/cluster-secrets.yaml');
-  assert.deepEqual(checkModel(model).diagnostics.map((d) => `${d.rule}|${d.file}`), ['substitution-undefined|/repo/app/cm.yaml']);
+  assert.deepEqual(check(repo).diagnostics.map((d) => `${d.rule}|${d.file}`), ['substitution-undefined|/repo/app/cm.yaml']);
 });
