@@ -41,6 +41,8 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
     // Past the check's work limit nothing is known: no finding rather than a guess.
     if (!before) continue;
     let unwaited: CrdProvider | undefined;
+    // Something that has applied before X applied a resource of this kind: its CRD was there.
+    if (before.kinds.has(`${ctx.placement(applied)}#${group}/${applied.kind}`)) continue;
     if (candidates.some((p) => ordered(p, x, before))) continue;
     for (const p of candidates) if (p.helmRelease && p.ks && p.ks !== x && before.ready.has(p.ks)) unwaited ??= p;
     // Content the workspace cannot see (another repository, a remote base) is applied before X:
@@ -66,6 +68,8 @@ interface Finding {
   readonly applied: AppliedObject;
   readonly x: KustomizationNode;
   readonly p: CrdProvider;
+  /** What holds when X applies. */
+  readonly before: Guarantees;
   /** What must have happened for the CRD to exist (undefined past the work limit). */
   readonly required: Guarantees | undefined;
   /**
@@ -86,7 +90,7 @@ function outcomeOf(readiness: Readiness, applied: AppliedObject, x: Kustomizatio
   const required = p.helmRelease ? readiness.toInstall(p.helmRelease) : pKs && readiness.toApply(pKs);
   const outcome = pKs === x ? 'same' : required?.applied.has(x) ? 'waits' : pKs && before.applied.has(pKs) ? 'parent' : 'retry';
   const waited = p.helmRelease && pKs ? !!readiness.whenReady(pKs)?.releases.has(p.helmRelease) : true;
-  return { applied, x, p, required, outcome, waited };
+  return { applied, x, p, before, required, outcome, waited };
 }
 
 /**
@@ -97,7 +101,9 @@ const MAX_NEVER_ROUNDS = 100;
 
 /**
  * A Kustomization whose dry-run fails on every retry applies nothing, so CRDs its HelmReleases would
- * install never come: what waits for them never converges either.
+ * install never come: what waits for them never converges either. Unless X itself comes after that
+ * Kustomization (it applies X, or X depends on it): then X never runs at all, which is that
+ * Kustomization's finding, not one more here.
  */
 function spreadNeverApplied(found: Finding[]): void {
   const never = new Set(found.filter((f) => f.outcome === 'same' || f.outcome === 'waits').map((f) => f.x));
@@ -106,7 +112,7 @@ function spreadNeverApplied(found: Finding[]): void {
     for (const f of found) {
       if (f.outcome !== 'retry' || !f.required) continue;
       for (const k of f.required.applied) {
-        if (!never.has(k)) continue;
+        if (!never.has(k) || f.before.applied.has(k)) continue;
         f.outcome = 'never';
         f.neverApplied = k;
         never.add(f.x);
@@ -160,7 +166,7 @@ function reportOrder(ctx: CheckContext, f: Finding): void {
     const missing = `${applied.kind} ${crName} is applied by Kustomization ${xLabel}, but its CRD comes from ${p.description} applied by Kustomization ${pLabel}, which ${xLabel} does not depend on.`;
     if (f.outcome === 'never') {
       const stuck = label(f.neverApplied!);
-      first = (level) => `${needs(level)}, never installed: ${stuck} fails its dry-run on every retry; fix it, then add dependsOn ${entry}`;
+      first = (level) => `${needs(level)}: never installed, as ${stuck} never applies; ${level < 2 ? `fix that, then add dependsOn ${entry}` : 'see its crd-order error'}`;
       detail = `${missing} ${stuck} never gets past its own dry-run (its crd-order error), so ${p.description} is never installed and the dry-run of ${xLabel} fails with ${noMatch} on every retry: the cluster never converges. Fix ${stuck} first, then add dependsOn '${pLabel}' to ${xLabel}${helm}.`;
     } else {
       first = (level) => `${needs(level)}: add dependsOn ${entry}${level === 0 ? ` to ${xLabel}` : ''}${wait}`;

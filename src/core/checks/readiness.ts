@@ -1,4 +1,5 @@
-import type { ClusterModel, HelmReleaseNode, KustomizationNode, Reference } from '../model/graph';
+import type { AppliedObject, ClusterModel, HelmReleaseNode, KustomizationNode, Reference } from '../model/graph';
+import { groupOf } from '../kinds';
 import { asArray, asRecord, asString } from '../model/objects';
 import type { CheckContext } from './context';
 import { additiveCelDependencyCheck } from '../flux/featureGates';
@@ -10,6 +11,8 @@ import { additiveCelDependencyCheck } from '../flux/featureGates';
  * - a Kustomization applies only once every `dependsOn` Kustomization is Ready, and it exists only
  *   once the Kustomization applying it has applied (a dry-run that fails applies nothing), so what
  *   its parents wait for it waits for too;
+ * - a Kustomization that has applied has passed its dry-run, so the kinds of its custom resources
+ *   are served;
  * - a Kustomization is Ready after its apply and, with `wait: true`, every object it applied being
  *   ready (its HelmReleases installed, its child Kustomizations Ready), or else the objects its
  *   `healthChecks` name (a HelmRelease, a Kustomization, a CustomResourceDefinition, or an object a
@@ -30,6 +33,11 @@ export interface Guarantees {
   readonly releases: ReadonlySet<HelmReleaseNode>;
   /** CustomResourceDefinitions a health check waits for, by name (`plural.group`). */
   readonly crds: ReadonlySet<string>;
+  /**
+   * Kinds served, `placement#group/Kind`: an applied Kustomization's apply passed, so the kinds of
+   * the custom resources it applies had their CRDs.
+   */
+  readonly kinds: ReadonlySet<string>;
 }
 
 /**
@@ -52,6 +60,7 @@ export class Readiness {
   private readonly next = new Map<number, { facts: Fact[]; crds: string[] }>();
   private readonly memo = new Map<string, Guarantees | undefined>();
   private chartOwners: Map<string, HelmReleaseNode[]> | undefined;
+  private readonly appliedKinds = new Map<KustomizationNode, string[]>();
   private work = 0;
   private readonly additive: boolean;
 
@@ -98,9 +107,10 @@ export class Readiness {
     const ready = new Set<KustomizationNode>();
     const releases = new Set<HelmReleaseNode>();
     const crds = new Set<string>();
+    const kinds = new Set<string>();
     const seen = new Set<number>();
     const stack = [...starts];
-    let result: Guarantees | undefined = { applied, ready, releases, crds };
+    let result: Guarantees | undefined = { applied, ready, releases, crds, kinds };
     while (stack.length) {
       const f = stack.pop()!;
       const id = this.id(f);
@@ -111,7 +121,10 @@ export class Readiness {
         break;
       }
       if (isRelease(f)) releases.add(f);
-      else if (f[0] === APPLIED) applied.add(f[1]);
+      else if (f[0] === APPLIED) {
+        applied.add(f[1]);
+        for (const k of this.kindsOf(f[1])) kinds.add(k);
+      }
       else if (f[0] === READY) ready.add(f[1]);
       const out = this.successors(f);
       for (const c of out.crds) crds.add(c);
@@ -119,6 +132,21 @@ export class Readiness {
     }
     this.memo.set(key, result);
     return result;
+  }
+
+  /** The custom kinds a Kustomization applies itself, where they land (computed once per Kustomization). */
+  private kindsOf(ks: KustomizationNode): string[] {
+    let list = this.appliedKinds.get(ks);
+    if (list) return list;
+    const set = new Set<string>();
+    for (const a of ks.applies) {
+      const group = groupOf(a.apiVersion);
+      if (!group.includes('.') || a.object.fluxKind || skipped(a)) continue;
+      set.add(`${this.ctx.placement(a)}#${group}/${a.kind}`);
+    }
+    list = [...set];
+    this.appliedKinds.set(ks, list);
+    return list;
   }
 
   /** What one fact implies directly (computed once per fact). */
@@ -230,6 +258,12 @@ function indexOf<T>(ids: Map<T, number>, item: T): number {
   let i = ids.get(item);
   if (i === undefined) ids.set(item, (i = ids.size));
   return i;
+}
+
+/** Objects kustomize-controller does not apply (`reconcile: disabled`, `ssa: Ignore`), which prove nothing about their kind. */
+function skipped(a: AppliedObject): boolean {
+  const annotations = asRecord(asRecord(a.object.body.metadata)?.annotations);
+  return asString(annotations?.['kustomize.toolkit.fluxcd.io/reconcile'])?.toLowerCase() === 'disabled' || asString(annotations?.['kustomize.toolkit.fluxcd.io/ssa'])?.toLowerCase() === 'ignore';
 }
 
 function isRelease(f: Fact): f is HelmReleaseNode {

@@ -136,6 +136,22 @@ test('deadlock through readiness: the installer waits (HelmRelease dependsOn, a 
   assert.deepEqual(rules(viaHealthCheck), ['crd-order|error|configs/store.yaml|2']);
 });
 
+test('a dependency that has applied a resource of the same kind proves its CRD exists: one finding, on the dependency', () => {
+  const files = {
+    'clusters/c/ks/infra.yaml': ks('infra', './infra'),
+    'infra/es.yaml': hr('external-secrets', 'external-secrets', 'external-secrets'),
+    'clusters/c/ks/vault.yaml': ks('vault', './vault'),
+    'vault/store.yaml': store,
+    'clusters/c/ks/apps.yaml': ks('apps', './apps', dependsOn('vault')),
+    'apps/store.yaml': store.replace('name: vault', 'name: apps'),
+  };
+  // vault passes its dry-run only once the CRD exists; apps runs only after vault is Ready.
+  assert.deepEqual(rules(files), ['crd-order|warning|vault/store.yaml|2']);
+  // A resource vault does not apply (ssa: Ignore) proves nothing.
+  const ignored = { ...files, 'vault/store.yaml': store.replace('metadata:\n', 'metadata:\n  annotations:\n    kustomize.toolkit.fluxcd.io/ssa: Ignore\n') };
+  assert.deepEqual(rules(ignored), ['crd-order|warning|apps/store.yaml|2', 'crd-order|warning|vault/store.yaml|2']);
+});
+
 test('a CRD whose installer is applied by a Kustomization that never gets past its dry-run never comes: an error, not a retry', () => {
   const files = {
     // cert-manager applies its chart and a ClusterIssuer together: its dry-run fails on every retry.
@@ -148,10 +164,22 @@ test('a CRD whose installer is applied by a Kustomization that never gets past i
   assert.deepEqual(rules(files), ['crd-order|error|cert-manager/issuer.yaml|2', 'crd-order|error|configs/cert.yaml|2']);
   const [first] = found(files)[1].message.split('\n');
   assert.ok(first.length < 160, first);
-  assert.match(first, /never installed: flux-system\/cert-manager fails its dry-run on every retry; fix it, then add dependsOn cert-manager/);
+  assert.equal(first, 'Certificate needs CRD cert-manager.io: never installed, as flux-system/cert-manager never applies; see its crd-order error');
   // Once the issuer moves out, configs only waits for a retry.
   const fixed = { ...files, 'cert-manager/issuer.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ca\n  namespace: default\n' };
   assert.deepEqual(rules(fixed), ['crd-order|warning|configs/cert.yaml|2']);
+  // What the stuck Kustomization creates itself never runs at all: that is its finding, the rest stays a retry.
+  const nested = {
+    'clusters/c/ks/apps.yaml': ks('apps', './apps'),
+    'apps/store.yaml': store,
+    'apps/es.yaml': ks('es', './es'),
+    'es/hr.yaml': hr('external-secrets', 'external-secrets', 'external-secrets'),
+    'apps/cm.yaml': ks('cert-manager', './cert-manager'),
+    'cert-manager/hr.yaml': certManager,
+    'apps/web.yaml': ks('web', './web'),
+    'web/cert.yaml': certificate,
+  };
+  assert.deepEqual(rules(nested), ['crd-order|error|apps/store.yaml|2', 'crd-order|warning|web/cert.yaml|2']);
 });
 
 test('crd-order messages: a first line under 160 characters with what fails and the fix, the explanation after it', () => {
