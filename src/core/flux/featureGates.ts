@@ -10,6 +10,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { SourceFile } from '../yaml/document';
 
 const cache = new WeakMap<Workspace, { version: number; strict: boolean }>();
+const additiveCache = new WeakMap<Workspace, { version: number; additive: boolean }>();
 
 /**
  * Whether post-build substitution is strict (`StrictPostBuildSubstitutions`): an undefined variable
@@ -35,9 +36,26 @@ export function strictPostBuild(ws: Workspace): boolean {
   return strict;
 }
 
+/**
+ * Whether kustomize-controller and helm-controller run `AdditiveCELDependencyCheck` (off by default):
+ * a `dependsOn[].readyExpr` is then checked in addition to the dependency's Ready condition instead
+ * of replacing it. The repository's files say so as they say the other gates; either controller's
+ * setting counts for both.
+ */
+export function additiveCelDependencyCheck(ws: Workspace): boolean {
+  const known = additiveCache.get(ws);
+  if (known && known.version === ws.version) return known.additive;
+  let additive = false;
+  for (const file of ws.files.values()) additive ||= fileFacts(file).additive === true;
+  additiveCache.set(ws, { version: ws.version, additive });
+  return additive;
+}
+
 interface FileFacts {
   /** The gate as the file sets it. */
   readonly gate: boolean | undefined;
+  /** `AdditiveCELDependencyCheck` as the file sets it. */
+  readonly additive: boolean | undefined;
   /** Whether it pins a Flux release older than 2.9, or 2.9 and later. */
   readonly before: boolean;
   readonly later: boolean;
@@ -50,6 +68,7 @@ function fileFacts(file: SourceFile): FileFacts {
   let f = facts.get(file);
   if (f) return f;
   const m = /StrictPostBuildSubstitutions=(true|false)/.exec(file.text);
+  const additive = /AdditiveCELDependencyCheck=(true|false)/.exec(file.text);
   let before = false;
   let later = false;
   // Only documents that can pin a release are read for it: files that name one.
@@ -61,7 +80,7 @@ function fileFacts(file: SourceFile): FileFacts {
       else before = true;
     }
   }
-  f = { gate: m ? m[1] === 'true' : undefined, before, later };
+  f = { gate: m ? m[1] === 'true' : undefined, additive: additive ? additive[1] === 'true' : undefined, before, later };
   facts.set(file, f);
   return f;
 }
