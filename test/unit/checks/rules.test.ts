@@ -152,6 +152,29 @@ test('crd-order: a CRDs-only chart of a bootstrap helmfile provides its CRDs, wh
   assert.deepEqual(rules({ ...files, 'bootstrap/helmfile/crds.yaml': helmfile('oci://example.com/charts/something-else') }), ['crd-order|warning|app/sm.yaml|2']);
 });
 
+test('crd-order: CRDs-only and plugin charts of the well-known table (gateway-api-crds, plugin-barman-cloud)', () => {
+  const route = 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n  namespace: default\n';
+  const helmfile = 'releases:\n  - name: gateway-api-crds\n    namespace: kube-system\n    chart: oci://ghcr.io/wiremind/wiremind-helm-charts/gateway-api-crds\n';
+  const gateway = {
+    'clusters/c/ks/network.yaml': ks('network', './network'),
+    'network/repo.yaml': repoDoc,
+    'network/envoy.yaml': hr('envoy-gateway', 'network', 'gateway-helm'),
+    'clusters/c/ks/app.yaml': ks('app', './app'),
+    'app/route.yaml': route,
+  };
+  assert.deepEqual(rules(gateway), ['crd-order|warning|app/route.yaml|2']);
+  // The bootstrap helmfile installs the gateway-api CRDs before Flux starts.
+  assert.deepEqual(rules({ ...gateway, 'bootstrap/helmfile.yaml': helmfile }), []);
+  const barman = {
+    'clusters/c/ks/cnpg.yaml': ks('cnpg', './cnpg'),
+    'cnpg/repo.yaml': repoDoc,
+    'cnpg/barman.yaml': hr('plugin-barman-cloud', 'database', 'plugin-barman-cloud'),
+    'clusters/c/ks/db.yaml': ks('db', './db'),
+    'db/store.yaml': 'apiVersion: barmancloud.cnpg.io/v1\nkind: ObjectStore\nmetadata:\n  name: s3\n  namespace: database\n',
+  };
+  assert.deepEqual(rules(barman), ['crd-order|warning|db/store.yaml|2']);
+});
+
 test('crd-order: what a dependency applies from another repository may install the CRD; the rest of a root applying the resource does not count', () => {
   const upstream =
     'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: upstream\n  namespace: flux-system\nspec:\n  url: https://github.com/other/operator\n  ref:\n    tag: v1.0.0\n---\n' +
