@@ -2,6 +2,7 @@ import { fluxGroupOf, groupOf, SERVED_VERSIONS, versionOf } from '../kinds';
 import type { CheckContext } from './context';
 import { fluxVersionOf, type FluxVersion } from '../model/fluxVersion';
 import type { KubeObject } from '../model/objects';
+import { reachOf } from './reach';
 
 /** The Flux minor release that stopped serving a version (`group/version`); absent ones are long gone. */
 export const REMOVED_IN: Readonly<Record<string, string>> = {
@@ -31,6 +32,8 @@ export function checkApiVersions(ctx: CheckContext): void {
     // A document no cluster applies (an archive, an app left out of its overlay) is never sent to
     // the API server: nothing fails until it is applied again, and then the cluster's checks say so.
     if (!patch && ctx.model.clusters.length > 0 && !ctx.model.appliedById.get(o.id)?.length) continue;
+    // Likewise a patch only kustomizations of such archives use.
+    if (patch && ctx.model.clusters.length > 0 && patchOfUnappliedOnly(ctx, o.doc.file.path)) continue;
     const fix = { kind: 'migrate-api-version' as const, file: o.doc.file.path, docIndex: o.doc.index, kind_: o.kind, from: o.apiVersion, to };
     const removedIn = REMOVED_IN[o.apiVersion];
     const running = removedIn ? stillServedBy(ctx, o, removedIn) : undefined;
@@ -54,6 +57,11 @@ export function checkApiVersions(ctx: CheckContext): void {
       { fix },
     );
   }
+}
+
+function patchOfUnappliedOnly(ctx: CheckContext, path: string): boolean {
+  const { patchedBy, clustersRead } = reachOf(ctx.model);
+  return (patchedBy.get(path) ?? []).every((kustomization) => !clustersRead.has(kustomization));
 }
 
 /**

@@ -243,10 +243,10 @@ test('crd-order: an error only where the cluster never converges; a warning wher
   assert.deepEqual(rules(nested), ['crd-order|error|configs/store.yaml|2']);
 });
 
-test('yaml-syntax: an error in a file a cluster reads, a warning in one no cluster applies (a template, an archive)', () => {
+test('yaml-syntax: an error in a file a cluster reads, a note in one nothing includes (a template)', () => {
   const broken = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Name }\n';
   const list = rules({ 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/bad.yaml': broken, 'templates/bad.yaml': broken });
-  assert.deepEqual(list.filter((l) => l.startsWith('yaml-syntax')), ['yaml-syntax|error|apps/bad.yaml|5', 'yaml-syntax|warning|templates/bad.yaml|5']);
+  assert.deepEqual(list.filter((l) => l.startsWith('yaml-syntax')), ['yaml-syntax|error|apps/bad.yaml|5', 'yaml-syntax|info|templates/bad.yaml|5']);
   // Without any cluster nothing says what is applied: every file counts.
   const alone = check(memoryRepo({ 'templates/bad.yaml': broken })).diagnostics.map((d) => `${d.rule}|${d.severity}`);
   assert.deepEqual(alone, ['yaml-syntax|error']);
