@@ -26,11 +26,12 @@ export function checkSyntax(ctx: CheckContext): void {
   // parsed by Flux: its syntax errors are warnings until something includes it, and notes when
   // nothing could (no kustomization lists it, no Kustomization's path holds it). A generator's input
   // is data, never parsed by kustomize, unless something also reads it as a manifest.
-  const reach = reachOf(ctx.model);
   const NOT_APPLIED = ' No cluster of this repository applies this file, so Flux does not read it until a Kustomization includes it.';
   const NOT_INCLUDED = ' No kustomization lists this file and no Kustomization\'s path holds it, so neither kustomize nor Flux parses it.';
   for (const file of ctx.model.workspace.files.values()) {
     if (file.problems.length === 0 && file.docs.every((d) => d.problems.length === 0)) continue;
+    // Computed only when some file has a problem: most models have none.
+    const reach = reachOf(ctx.model);
     const read = !clusters || reach.clustersRead.has(file.path);
     const data = reach.generatorInputs.has(file.path) && !reach.listed.has(file.path);
     if (data && !read) continue;
