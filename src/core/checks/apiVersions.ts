@@ -3,6 +3,7 @@ import { fluxGroupOf, groupOf, SERVED_VERSIONS, versionOf } from '../kinds';
 import type { CheckContext } from './context';
 import { fluxVersionOf, type FluxVersion } from '../model/fluxVersion';
 import type { KubeObject } from '../model/objects';
+import { reachOf } from './reach';
 
 /** The Flux minor release that stopped serving a version (`group/version`); absent ones are long gone. */
 export const REMOVED_IN: Readonly<Record<string, string>> = {
@@ -36,6 +37,8 @@ export function checkApiVersions(ctx: CheckContext): void {
     // configuration's `ignore` covers the file.
     const unapplied = !patch && ctx.model.clusters.length > 0 && !ctx.model.appliedById.get(o.id)?.length;
     const note = unapplied ? NOT_APPLIED : '';
+    // A patch only kustomizations of such archives use is never applied: no finding.
+    if (patch && ctx.model.clusters.length > 0 && patchOfUnappliedOnly(ctx, o.doc.file.path)) continue;
     const fix = { kind: 'migrate-api-version' as const, file: o.doc.file.path, docIndex: o.doc.index, kind_: o.kind, from: o.apiVersion, to };
     const removedIn = REMOVED_IN[o.apiVersion];
     const running = removedIn ? stillServedBy(ctx, o, removedIn) : undefined;
@@ -65,6 +68,11 @@ export function checkApiVersions(ctx: CheckContext): void {
       { fix, ...(unapplied ? { severity: 'warning' as const } : {}) },
     );
   }
+}
+
+function patchOfUnappliedOnly(ctx: CheckContext, path: string): boolean {
+  const { patchedBy, clustersRead } = reachOf(ctx.model);
+  return (patchedBy.get(path) ?? []).every((kustomization) => !clustersRead.has(kustomization));
 }
 
 /**

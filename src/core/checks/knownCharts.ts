@@ -24,12 +24,16 @@ export const KNOWN_CHARTS: Readonly<Record<string, KnownChart>> = {
   'external-secrets': { groups: ['external-secrets.io', 'generators.external-secrets.io'] },
   'gateway-helm': { groups: ['gateway.envoyproxy.io', 'gateway.networking.k8s.io'] },
   'gateway-crds-helm': { groups: ['gateway.envoyproxy.io', 'gateway.networking.k8s.io'] },
+  // wiremind's chart of the upstream gateway-api bundle (standard and experimental channels).
+  'gateway-api-crds': { groups: ['gateway.networking.k8s.io', 'gateway.networking.x-k8s.io'] },
   kyverno: { groups: ['kyverno.io', 'policies.kyverno.io', 'reports.kyverno.io', 'wgpolicyk8s.io'] },
   traefik: { groups: ['traefik.io', 'traefik.containo.us', 'hub.traefik.io'] },
   'traefik-crds': { groups: ['traefik.io', 'traefik.containo.us', 'hub.traefik.io'] },
   longhorn: { groups: ['longhorn.io'] },
   'rook-ceph': { groups: ['ceph.rook.io'] },
   'cloudnative-pg': { groups: ['postgresql.cnpg.io'] },
+  // Its ObjectStore CRD is behind `crds.create`, which defaults to true.
+  'plugin-barman-cloud': { groups: ['barmancloud.cnpg.io'] },
   metallb: { groups: ['metallb.io'] },
   keda: { groups: ['keda.sh', 'eventing.keda.sh'] },
   velero: { groups: ['velero.io'] },

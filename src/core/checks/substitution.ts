@@ -5,6 +5,8 @@ import type { SubstituteVars } from '../substitution/resolve';
 import { substitutionDisabled, substitutionsInDoc } from '../substitution/scan';
 import type { Diagnostic } from './types';
 import { MAX_SUBSTITUTION_DEPTH } from '../substitution/parse';
+import type { PathSegment, YamlDoc } from '../yaml/document';
+import { isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 
 /**
  * Findings of one Kustomization, reused across model rebuilds (one per keystroke) while its
@@ -76,6 +78,7 @@ export function checkSubstitutions(ctx: CheckContext): void {
         if (!vars.complete) continue;
         for (const r of subs.refs) {
           if (r.tolerant || vars.vars.has(r.name)) continue;
+          if (obj.rendered && removedByBuild(obj, r.start)) continue;
           ctx.report(
             'substitution-undefined',
             obj.doc,
@@ -90,5 +93,49 @@ export function checkSubstitutions(ctx: CheckContext): void {
       }
       previous.set(ks.applied.object, { label: ksLabel, vars, objects: ks.applies.map((a) => a.object), found: ctx.diagnostics.slice(before) });
     }
+  }
+}
+
+/**
+ * Whether the Kustomization's build (kustomize, its `spec.patches` and components: what Flux
+ * substitutes in) no longer has the source node holding `offset`: a variable a patch removed is
+ * never substituted. Only a node gone from the built object counts; one still there, or one that
+ * cannot be told (a variable in a key), is checked as written.
+ */
+function removedByBuild(obj: KubeObject, offset: number): boolean {
+  const path = pathAt(obj.doc, offset);
+  if (!path) return false;
+  let value: unknown = obj.body;
+  for (const seg of path) {
+    if (Array.isArray(value) && typeof seg === 'number') value = value[seg];
+    else if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, seg)) value = (value as Record<string, unknown>)[seg];
+    else return true;
+    if (value === undefined) return true;
+  }
+  return false;
+}
+
+/** The path of the value node holding `offset` in a document; undefined inside a key or outside any value. */
+function pathAt(doc: YamlDoc, offset: number): PathSegment[] | undefined {
+  const path: PathSegment[] = [];
+  const within = (n: unknown): n is Node => {
+    const range = (n as Node | null | undefined)?.range;
+    return !!range && range[0] <= offset && offset < range[1];
+  };
+  let current: unknown = doc.node.contents;
+  for (;;) {
+    if (!within(current)) return undefined;
+    if (isScalar(current)) return path;
+    if (isMap(current)) {
+      const pair = current.items.find((p) => isPair(p) && within(p.value));
+      if (!pair || !isScalar(pair.key)) return undefined;
+      path.push(String(pair.key.value));
+      current = pair.value;
+    } else if (isSeq(current)) {
+      const i = current.items.findIndex((item) => within(item));
+      if (i === -1) return undefined;
+      path.push(i);
+      current = current.items[i];
+    } else return undefined;
   }
 }

@@ -105,11 +105,17 @@ test('allenporter-k8s-gitops: unserved API versions and real CRD ordering gaps',
   assert.match(noWait.message, /flux-system\/network has neither `wait: true` nor a `healthChecks` entry/);
 });
 
-test('billimek-k8s-gitops: one real ordering bug (tailscale Connector next to its operator)', async () => {
-  // cluster-apps applies both the tailscale-operator HelmRelease and a Connector: the dry-run of the
-  // Connector runs before helm-controller has installed the chart's CRDs.
+test('billimek-k8s-gitops: two real ordering bugs (tailscale Connector, barman-cloud ObjectStore next to their charts)', async () => {
+  // cluster-apps applies the tailscale-operator HelmRelease and a Connector, and the plugin-barman-cloud
+  // HelmRelease and an ObjectStore: their dry-run runs before helm-controller has installed the charts' CRDs.
   const list = await run('billimek-k8s-gitops');
-  assert.deepEqual(list.map((d) => [d.rule, d.severity, d.file, d.line]), [['crd-order', 'error', 'kubernetes/kube-system/tailscale/connector.yaml', 3]]);
+  assert.deepEqual(
+    list.map((d) => [d.rule, d.severity, d.file, d.line]),
+    [
+      ['crd-order', 'error', 'kubernetes/default/cloudnative-pg/cluster/objectstore.yaml', 4],
+      ['crd-order', 'error', 'kubernetes/kube-system/tailscale/connector.yaml', 3],
+    ],
+  );
 });
 
 test('controlplaneio-fluxcd-d2-fleet: clean (the Flux Operator exists before the FluxInstance it runs)', async () => {

@@ -152,6 +152,29 @@ test('crd-order: a CRDs-only chart of a bootstrap helmfile provides its CRDs, wh
   assert.deepEqual(rules({ ...files, 'bootstrap/helmfile/crds.yaml': helmfile('oci://example.com/charts/something-else') }), ['crd-order|warning|app/sm.yaml|2']);
 });
 
+test('crd-order: CRDs-only and plugin charts of the well-known table (gateway-api-crds, plugin-barman-cloud)', () => {
+  const route = 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n  namespace: default\n';
+  const helmfile = 'releases:\n  - name: gateway-api-crds\n    namespace: kube-system\n    chart: oci://ghcr.io/wiremind/wiremind-helm-charts/gateway-api-crds\n';
+  const gateway = {
+    'clusters/c/ks/network.yaml': ks('network', './network'),
+    'network/repo.yaml': repoDoc,
+    'network/envoy.yaml': hr('envoy-gateway', 'network', 'gateway-helm'),
+    'clusters/c/ks/app.yaml': ks('app', './app'),
+    'app/route.yaml': route,
+  };
+  assert.deepEqual(rules(gateway), ['crd-order|warning|app/route.yaml|2']);
+  // The bootstrap helmfile installs the gateway-api CRDs before Flux starts.
+  assert.deepEqual(rules({ ...gateway, 'bootstrap/helmfile.yaml': helmfile }), []);
+  const barman = {
+    'clusters/c/ks/cnpg.yaml': ks('cnpg', './cnpg'),
+    'cnpg/repo.yaml': repoDoc,
+    'cnpg/barman.yaml': hr('plugin-barman-cloud', 'database', 'plugin-barman-cloud'),
+    'clusters/c/ks/db.yaml': ks('db', './db'),
+    'db/store.yaml': 'apiVersion: barmancloud.cnpg.io/v1\nkind: ObjectStore\nmetadata:\n  name: s3\n  namespace: database\n',
+  };
+  assert.deepEqual(rules(barman), ['crd-order|warning|db/store.yaml|2']);
+});
+
 test('crd-order: what a dependency applies from another repository may install the CRD; the rest of a root applying the resource does not count', () => {
   const upstream =
     'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: upstream\n  namespace: flux-system\nspec:\n  url: https://github.com/other/operator\n  ref:\n    tag: v1.0.0\n---\n' +
@@ -222,10 +245,10 @@ test('crd-order: an error only where the cluster never converges; a warning wher
   assert.deepEqual(rules(nested), ['crd-order|error|configs/store.yaml|2']);
 });
 
-test('yaml-syntax: an error in a file a cluster reads, a warning in one no cluster applies (a template, an archive)', () => {
+test('yaml-syntax: an error in a file a cluster reads, a note in one nothing includes (a template)', () => {
   const broken = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Name }\n';
   const list = rules({ 'clusters/c/ks/apps.yaml': ks('apps', './apps'), 'apps/bad.yaml': broken, 'templates/bad.yaml': broken });
-  assert.deepEqual(list.filter((l) => l.startsWith('yaml-syntax')), ['yaml-syntax|error|apps/bad.yaml|5', 'yaml-syntax|warning|templates/bad.yaml|5']);
+  assert.deepEqual(list.filter((l) => l.startsWith('yaml-syntax')), ['yaml-syntax|error|apps/bad.yaml|5', 'yaml-syntax|info|templates/bad.yaml|5']);
   // Without any cluster nothing says what is applied: every file counts.
   const alone = check(memoryRepo({ 'templates/bad.yaml': broken })).diagnostics.map((d) => `${d.rule}|${d.severity}`);
   assert.deepEqual(alone, ['yaml-syntax|error']);

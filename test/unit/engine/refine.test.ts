@@ -177,6 +177,39 @@ test("${CLUSTER} from the parent's post-build substitution lands in a path its p
   assert.deepEqual(applied(deploy), ['ConfigMap/default/prod-only']);
 });
 
+test("substitution-undefined: a variable the Kustomization's own spec.patches remove is never substituted", async () => {
+  const layout = (removed: string) => ({
+    'clusters/prod/apps.yaml': ks(
+      'apps',
+      `  path: ./apps
+  postBuild:
+    substitute:
+      DOMAIN: example.com
+  patches:
+    - patch: |-
+        - op: remove
+          path: ${removed}
+      target:
+        kind: ConfigMap
+        name: db
+`,
+    ),
+    'apps/db.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\n  namespace: default\ndata:\n  host: db.\${DOMAIN}\n  backups: s3://\${ACCOUNT_ID}/db\n  other: x\n',
+  });
+  const undefinedVars = async (removed: string) => {
+    const f = folder(layout(removed));
+    await f.refine({ allowNetwork: false });
+    const model = f.model();
+    const state = model.builds.find((b) => b.node === kustomization(model, 'apps'))?.state;
+    const found = checkModel(model).diagnostics.filter((d) => d.rule === 'substitution-undefined');
+    return { state, found: found.map((d) => `${d.file.slice(ROOT.length + 1)}:${d.range.start.line + 1}`) };
+  };
+  // Flux builds (kustomize and spec.patches) first, then substitutes what is left.
+  assert.deepEqual(await undefinedVars('/data/backups'), { state: 'built', found: [] });
+  // Left in place, the variable fails the strict build and is reported where it is written.
+  assert.deepEqual(await undefinedVars('/data/other'), { state: 'failed', found: ['apps/db.yaml:8'] });
+});
+
 test('a failing build falls back to the static reading, with the build error as a diagnostic', async () => {
   const f = folder({
     'clusters/prod/apps.yaml': ks('apps', '  path: ./apps\n'),

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"gitops-preview/wasm/internal/abi"
+	"gitops-preview/wasm/internal/namefs"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
@@ -263,7 +264,7 @@ func build(fs filesys.FileSystem, dir string) (res resmap.ResMap, err error) {
 }
 
 func memFS(files abi.Files) (filesys.FileSystem, error) {
-	fs := nameFS{filesys.MakeFsInMemory()}
+	fs := namefs.New(filesys.MakeFsInMemory())
 	if err := fs.MkdirAll(sourceRoot); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,5 @@
-package main
+// Package namefs lets kyaml's in-memory file system hold any file name a Git source may hold.
+package namefs
 
 import (
 	"fmt"
@@ -15,8 +16,12 @@ import (
 // kustomize-controller's on-disk build) may hold any name, spaces included. nameFS stores every
 // name under an encoding of that alphabet and shows kustomize the names as written: ':' is the
 // escape (a literal ':' is "::", any other byte outside the alphabet ":hh" in lower-case hex), so
-// the encoding is one-to-one and leaves ordinary names as they are.
+// the encoding is one-to-one and leaves ordinary names as they are. kyaml also refuses any name
+// holding "..", such as `operator..yaml`, so a '.' right after another '.' is escaped too (":2e").
 type nameFS struct{ fs filesys.FileSystem }
+
+// New wraps fs so that it takes every name, stored encoded and shown as written.
+func New(fs filesys.FileSystem) filesys.FileSystem { return nameFS{fs} }
 
 func legalByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
@@ -31,6 +36,8 @@ func encodeName(n string) string {
 		switch c := n[i]; {
 		case c == ':':
 			b.WriteString("::")
+		case c == '.' && i > 0 && n[i-1] == '.':
+			b.WriteString(":2e")
 		case legalByte(c):
 			b.WriteByte(c)
 		default:
