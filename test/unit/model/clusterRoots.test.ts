@@ -41,3 +41,20 @@ test('a Kustomization commented out of its folder’s kustomization.yaml is not 
   assert.deepEqual(json.clusters.map((c) => c.root.name), ['flux-system']);
   assert.deepEqual(json.unapplied.map((u) => u.name).sort(), ['extra', 'extra-apps']);
 });
+
+test('a bootstrap GitRepository with a placeholder URL reads the folder named after it when its paths resolve only there (aws-samples)', () => {
+  const sync =
+    'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  url: REPO_PREFIX/gitops-system\n  ref:\n    branch: main\n---\n' +
+    KS('flux-system', './clusters/mgmt');
+  const model = cloned({
+    'repos/gitops-system/clusters/mgmt/flux-system/gotk-sync.yaml': sync,
+    'repos/gitops-system/clusters/mgmt/tools.yaml': KS('tools', './tools/a'),
+    // A template whose path names a folder that exists nowhere: the source's paths do not all resolve in one folder.
+    'repos/gitops-system/clusters-config/template/app.yaml': KS('template-app', './clusters/cluster-name'),
+    'repos/gitops-system/tools/a/cm.yaml': CM('a'),
+  }).model();
+  const root = model.clusters.find((c) => c.root.applied.object.file.includes('/clusters/mgmt/'))!.root;
+  assert.equal(root.source.kind === 'view' ? root.source.root : root.source.kind, 'repos/gitops-system');
+  assert.deepEqual(root.children.map((k) => `${k.applied.name} ${k.applies.length}`), ['tools 1']);
+  assert.deepEqual(checkModel(model).diagnostics.filter((d) => d.rule === 'path-not-found' && d.file.includes('/clusters/mgmt/')), []);
+});
