@@ -29,17 +29,22 @@ test('generator inputs kustomize-controller downloads become empty literals of t
 });
 
 test('a root whose build includes a generator file given by URL still builds: its patches give the children their source (repro remotegen)', async () => {
+  // A fresh build cache: a build cached before this change (same files, same version) would be the old failure.
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-fetched-'));
+  const before = process.env.GITOPS_PREVIEW_CACHE;
+  process.env.GITOPS_PREVIEW_CACHE = cache;
   try {
-    const { code, stdout } = await runCliCaptured(['tree', FIXTURE, '--format', 'json'], FIXTURE, { GITOPS_PREVIEW_CACHE: cache });
+    const { code, stdout } = await runCliCaptured(['tree', FIXTURE, '--format', 'json'], FIXTURE);
     assert.equal(code, 0);
     const json = JSON.parse(stdout);
     assert.deepEqual(json.unapplied, []);
-    const check = await runCliCaptured(['check', FIXTURE, '--format', 'json'], FIXTURE, { GITOPS_PREVIEW_CACHE: cache });
+    const check = await runCliCaptured(['check', FIXTURE, '--format', 'json'], FIXTURE);
     const rules = JSON.parse(check.stdout).diagnostics.map((d: { rule: string }) => d.rule);
     assert.ok(!rules.includes('build-failed'), rules.join(','));
     assert.ok(!rules.includes('schema-invalid'), rules.join(','));
   } finally {
+    if (before === undefined) delete process.env.GITOPS_PREVIEW_CACHE;
+    else process.env.GITOPS_PREVIEW_CACHE = before;
     fs.rmSync(cache, { recursive: true, force: true });
   }
 });
