@@ -10,6 +10,11 @@ import type { SourceTree } from '../core/flux/confine';
 import type { Workspace } from '../core/workspace/workspace';
 import type { MemFile } from '../engine/wasm/protocol';
 import { fileContent, memDirs, memTree, sourceInputBudget, viewListing, type InputBudget } from './files';
+import { stringify as stringifyYaml } from 'yaml';
+import type { SourceFile } from '../core/yaml/document';
+import { isKustomizationFile } from '../core/model/bootstrap';
+import { asRecord, kustomizeConfigOf } from '../core/model/objects';
+import { withoutFetchedInputs } from '../core/flux/fetchedInputs';
 
 /** A source's files as the kustomize module keeps them between builds: named by workspace, its version and the view. */
 export interface BaseFiles {
@@ -156,8 +161,24 @@ function sameData(a: MemFile['data'] | undefined, b: MemFile['data']): boolean {
 export function syntheticFiles(model: RepoModel): Map<string, string> {
   const out = new Map<string, string>();
   for (const o of model.allObjects) if (o.synthetic && !o.origin) out.set(o.doc.file.path, o.doc.file.text);
+  for (const file of model.workspace.files.values()) {
+    const text = isKustomizationFile(file.path) ? withoutFetchedText(file) : undefined;
+    if (text !== undefined) out.set(file.path, text);
+  }
   return out;
 }
+
+/** A kustomization whose generators download inputs, as the build is given it (fetchedInputs.ts); once per parsed file. */
+function withoutFetchedText(file: SourceFile): string | undefined {
+  if (fetchedTexts.has(file)) return fetchedTexts.get(file);
+  const config = asRecord(kustomizeConfigOf(file)?.value);
+  const rewritten = config && file.text.includes('http') ? withoutFetchedInputs(config) : undefined;
+  const text = rewritten && stringifyYaml(rewritten, { lineWidth: 0 });
+  fetchedTexts.set(file, text);
+  return text;
+}
+
+const fetchedTexts = new WeakMap<SourceFile, string | undefined>();
 
 /**
  * A manifest whose aliases the workspace refused to expand (alias bombs, self-referencing or

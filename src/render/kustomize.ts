@@ -12,6 +12,7 @@ import { isKustomizationFile } from '../core/model/bootstrap';
 import { joinVirtual, type SourceView } from '../core/model/view';
 import { fluxKustomization, generatedResources, kustomizationFileOf } from '../core/flux/generator';
 import { missingInputs } from '../core/flux/inputs';
+import { withoutFetchedInputs } from '../core/flux/fetchedInputs';
 import { describeConfinement, kustomizeConfinement, type SourceTree } from '../core/flux/confine';
 import { maskSops, MASK, restoreMasks, scrubValues, secretValues } from '../core/flux/mask';
 import { secretGeneratorValues } from '../core/flux/generatorSecrets';
@@ -116,7 +117,8 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
   let existingConfig: Record<string, unknown> | undefined;
   if (existing) {
     try {
-      existingConfig = asRecord(parseYaml(ws.readText(existing.real) ?? '')) ?? {};
+      const written = asRecord(parseYaml(ws.readText(existing.real) ?? '')) ?? {};
+      existingConfig = withoutFetchedInputs(written) ?? written;
     } catch (err) {
       return fail('invalid', `${existing.real}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
     }

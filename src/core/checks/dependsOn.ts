@@ -44,7 +44,7 @@ export function checkDependsOn(ctx: CheckContext): void {
  */
 function reportDescendants(ctx: CheckContext, edges: readonly Edge[]): void {
   for (const { from, ref, to } of edges) {
-    if (from.kind !== 'Kustomization' || to.flux === from) continue;
+    if (from.kind !== 'Kustomization' || to.flux === from || createdWithRoot(from, to)) continue;
     const chain: KustomizationNode[] = [];
     let found = false;
     for (let k = to.appliedBy; k && chain.length <= 100; k = k.applied.appliedBy) {
@@ -69,6 +69,18 @@ function reportDescendants(ctx: CheckContext, edges: readonly Edge[]): void {
       { related: ctx.related(to.object.doc, ['metadata', 'name'], `${dep}, applied by ${self}`) },
     );
   }
+}
+
+/**
+ * A root that applies itself is bootstrapped by applying its own folder (`kubectl apply -k`,
+ * `flux bootstrap`): what that folder holds beside it exists before the root first reconciles, so
+ * the root waiting for it is ordering, not a deadlock.
+ */
+function createdWithRoot(root: KustomizationNode, to: AppliedObject): boolean {
+  if (root.applied.appliedBy || !root.appliesItself || to.appliedBy !== root) return false;
+  const file = root.applied.object.file;
+  const other = to.object.file;
+  return other.slice(0, other.lastIndexOf('/')) === file.slice(0, file.lastIndexOf('/'));
 }
 
 /**

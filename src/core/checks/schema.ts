@@ -5,7 +5,7 @@
  * finding is reported: the cluster runs one of them, and the tool cannot tell which.
  */
 import type { AppliedObject } from '../model/graph';
-import { asRecord } from '../model/objects';
+import { asArray, asRecord } from '../model/objects';
 import { schemasFor, type SchemaSource } from '../schema/catalog';
 import { validateObject, type Schema, type SchemaFinding, type SchemaPath } from '../schema/structural';
 import type { CheckContext } from './context';
@@ -22,11 +22,25 @@ export function checkSchemas(ctx: CheckContext): void {
       if (object.synthetic || !ctx.isReal(object.doc)) continue;
       // An object standing at another document (a generated ConfigMap at its Kustomization) has no node of its own.
       if (asRecord(object.doc.value)?.kind !== object.kind) continue;
+      if (patchedByApplier(applied)) continue;
       const sources = schemasFor(ctx.model, applied.apiVersion, applied.kind);
       if (!sources.length) continue;
       for (const f of findingsOf(object.body, sources)) report(ctx, applied, f, sources);
     }
   }
+}
+
+/**
+ * Read as written (its applier's build did not run here) while the applier's `spec.patches` may
+ * target it: Flux applies the patched object, which the written document does not show.
+ */
+function patchedByApplier(applied: AppliedObject): boolean {
+  if (applied.object.rendered) return false;
+  const parent = applied.appliedBy?.applied.object;
+  return asArray(asRecord(parent?.body.spec)?.patches).some((p) => {
+    const kind = asRecord(asRecord(p)?.target)?.kind;
+    return kind === undefined || kind === applied.kind;
+  });
 }
 
 function findingsOf(body: Record<string, any>, sources: SchemaSource[]): SchemaFinding[] {

@@ -4,7 +4,8 @@
  * `kustomize.patches` or the flux-operator chart's values set; otherwise each gate has its release's
  * default.
  */
-import { fluxVersionIn } from '../model/fluxVersion';
+import { fluxVersionIn, parseFluxVersion, type FluxVersion } from '../model/fluxVersion';
+import { asRecord, asString } from '../model/objects';
 import { objectsOf } from '../model/objects';
 import type { Workspace } from '../workspace/workspace';
 import type { SourceFile } from '../yaml/document';
@@ -73,8 +74,8 @@ function fileFacts(file: SourceFile): FileFacts {
   let later = false;
   // Only documents that can pin a release are read for it: files that name one.
   if (/distribution|flux-manifests|fluxcd\/flux2|Flux Version/.test(file.text)) {
-    for (const o of objectsOf(file)) {
-      const v = fluxVersionIn(o);
+    const versions = [...objectsOf(file).map((o) => fluxVersionIn(o)), ...file.docs.map((d) => chartValuesVersion(d.value))];
+    for (const v of versions) {
       if (!v) continue;
       if (v.major > 2 || (v.major === 2 && v.minor >= 9)) later = true;
       else before = true;
@@ -83,4 +84,15 @@ function fileFacts(file: SourceFile): FileFacts {
   f = { gate: m ? m[1] === 'true' : undefined, additive: additive ? additive[1] === 'true' : undefined, before, later };
   facts.set(file, f);
   return f;
+}
+
+/**
+ * A flux-instance chart values file (`instance.distribution.version`, no `kind`): it reaches the
+ * chart through `valuesFrom` a ConfigMap, generated from the file, so no manifest holds the pin.
+ */
+function chartValuesVersion(value: unknown): FluxVersion | undefined {
+  const doc = asRecord(value);
+  if (!doc || doc.kind !== undefined) return undefined;
+  const v = asRecord(asRecord(doc.instance)?.distribution)?.version;
+  return parseFluxVersion(typeof v === 'number' ? String(v) : asString(v), 'flux-instance chart values distribution.version');
 }

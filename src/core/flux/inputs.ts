@@ -11,6 +11,7 @@ import { asArray, asRecord, asString } from '../model/objects';
 import { joinVirtual, type SourceView } from '../model/view';
 import { generatedResources, kustomizationFileOf } from './generator';
 import { resolveInSource } from './confine';
+import { isFetchedInput } from './fetchedInputs';
 
 export interface MissingInput {
   /** The kustomization file (real path) naming the entry, or undefined for Flux's generated one. */
@@ -57,10 +58,12 @@ export function missingInputs(ws: Workspace, view: SourceView, vdir: string, com
     } catch {
       return; // kustomize reports invalid YAML itself, with its position
     }
-    const check = (field: string, entry: unknown, kind: 'resource' | 'component' | 'file') => {
+    const check = (field: string, entry: unknown, kind: 'resource' | 'component' | 'file' | 'generator') => {
       const rel = asString(entry);
       if (rel === undefined || isRemoteResource(rel)) return;
-      const path = kind === 'file' ? generatorPath(rel) : rel;
+      const path = kind === 'file' || kind === 'generator' ? generatorPath(rel) : rel;
+      // kustomize-controller downloads it; the build is given it empty (fetchedInputs.ts).
+      if (kind === 'generator' && isFetchedInput(path)) return;
       // Absolute and escaping paths are the confinement check's to refuse, with its own reason.
       if ('reason' in resolveInSource(dir, path)) return;
       const vp = joinVirtual(dir, path);
@@ -68,7 +71,7 @@ export function missingInputs(ws: Workspace, view: SourceView, vdir: string, com
         out.push({ file: kfile.real, field, entry: rel, reason: `'${path}' is not in the source` });
         return;
       }
-      if (kind !== 'file' && view.listDir(vp!)) visit(vp!, true, { file: kfile.real, field, entry: rel });
+      if ((kind === 'resource' || kind === 'component') && view.listDir(vp!)) visit(vp!, true, { file: kfile.real, field, entry: rel });
     };
     asArray(config.resources).forEach((e, i) => check(`resources[${i}]`, e, 'resource'));
     asArray(config.bases).forEach((e, i) => check(`bases[${i}]`, e, 'resource'));
@@ -76,9 +79,9 @@ export function missingInputs(ws: Workspace, view: SourceView, vdir: string, com
     for (const gen of ['configMapGenerator', 'secretGenerator']) {
       asArray(config[gen]).forEach((g, i) => {
         const r = asRecord(g) ?? {};
-        asArray(r.files).forEach((f, j) => check(`${gen}[${i}].files[${j}]`, f, 'file'));
-        asArray(r.envs).forEach((f, j) => check(`${gen}[${i}].envs[${j}]`, f, 'file'));
-        if (typeof r.env === 'string') check(`${gen}[${i}].env`, r.env, 'file');
+        asArray(r.files).forEach((f, j) => check(`${gen}[${i}].files[${j}]`, f, 'generator'));
+        asArray(r.envs).forEach((f, j) => check(`${gen}[${i}].envs[${j}]`, f, 'generator'));
+        if (typeof r.env === 'string') check(`${gen}[${i}].env`, r.env, 'generator');
       });
     }
     asArray(config.patches).forEach((p, i) => check(`patches[${i}].path`, asRecord(p)?.path, 'file'));

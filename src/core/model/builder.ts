@@ -1,13 +1,13 @@
 import type { Workspace } from '../workspace/workspace';
 import type { SourceFile } from '../yaml/document';
-import { inferBootstrapObjects, inferClusterFolderRoots, isBootstrapSyncFile, isKustomizationFile, patchFiles } from './bootstrap';
+import { inferBootstrapObjects, isBootstrapSyncFile, isKustomizationFile, patchFiles } from './bootstrap';
+import { clusterRoots, type Root } from './roots';
 import { configuredSourceRoots } from './config';
 import { Expander, type ExpandedObject, type Expansion, type ExpandProblem } from './expand';
 import { workspaceValues } from './chartValues';
 import { strictPostBuild } from '../flux/featureGates';
 import { fluxInstanceSyncs, isResourceSet, resourceSetObjects, syncObjects, type FluxInstanceSync } from './fluxOperator';
 import { resolvedSyncs } from './syncPath';
-import { configuredRoots } from './configuredRoots';
 import { CLUSTER_SCOPED_KINDS } from '../kinds';
 import { dependsOnOf, helmReleaseNode, patchedChildSubstitute, postBuildVars, sourceRefOf, substituteInline, substitutionDisabled } from './nodes';
 import { asArray, asRecord, asString, objectsOf, type KubeObject } from './objects';
@@ -25,7 +25,6 @@ import {
 } from './types';
 import { normalizeVirtual } from './view';
 import { buildKey, builtExpansion, substituteFromSignature, type BuildSlot, type KustomizationBuild } from './rendered';
-import { stronglyConnected } from './scc';
 import type { ModelProblem } from './types';
 
 /**
@@ -94,70 +93,6 @@ export class ModelBuilder {
       if (change.kind === 'all') this.reset();
       else this.expander?.invalidate(change.path);
     });
-  }
-
-  /**
-   * The clusters' roots: Kustomizations `flux bootstrap` writes (gotk-sync.yaml, or the one it would
-   * write for a placeholder) and those FluxInstance syncs create. Several sync roots of one path are
-   * one cluster. A repository with neither falls back to the Kustomizations nothing else applies
-   * (strays beside a self-applying one excepted; several in one cluster folder are that folder's
-   * inferred root, returned in `inferred` with its source).
-   */
-  private roots(
-    ksObjects: readonly KubeObject[],
-    patches: Set<string>,
-    syncOf: Map<string, FluxInstanceSync>,
-    ws: Workspace,
-    problems: ModelProblem[],
-    ksIdsIn: (ks: KubeObject) => string[],
-  ): { roots: Root[]; inferred: KubeObject[] } {
-    const declared = configuredRoots(ws, ksObjects);
-    if (declared) return declared;
-    const bootstrap: Root[] = [];
-    const seen = new Set<string>();
-    const add = (object: KubeObject) => {
-      const spec = asRecord(object.body.spec);
-      const key = `${object.namespace}/${object.name}|${normalizeVirtual(asString(spec?.path) ?? '')}|${object.file}`;
-      const samePath = `${object.namespace}/${object.name}|${normalizeVirtual(asString(spec?.path) ?? '')}`;
-      if (seen.has(key) || seen.has(samePath)) return;
-      seen.add(key);
-      seen.add(samePath);
-      bootstrap.push({ object, pathNamed: true });
-    };
-    for (const ks of ksObjects) if (isBootstrapSyncFile(ks.file) && !patches.has(ks.file)) add(ks);
-    for (const ks of ksObjects) if (syncOf.has(ks.id)) add(ks);
-    if (bootstrap.length) return { roots: bootstrap.sort((a, b) => (a.object.file < b.object.file ? -1 : a.object.file > b.object.file ? 1 : 0)), inferred: [] };
-    // No bootstrap file: roots are the Kustomizations nothing else applies (one applying itself counts).
-    const appliedByOther = new Set<string>();
-    const selfApplying = new Set<string>();
-    const appliesKs = new Map<string, string[]>();
-    for (const ks of ksObjects) {
-      const others: string[] = [];
-      for (const id of ksIdsIn(ks)) {
-        if (id === ks.id) selfApplying.add(ks.id);
-        else {
-          appliedByOther.add(id);
-          others.push(id);
-        }
-      }
-      appliesKs.set(ks.id, others);
-    }
-    const unpatched = ksObjects.filter((o) => !patches.has(o.file));
-    const unapplied = unpatched.filter((o) => !appliedByOther.has(o.id));
-    // One that applies itself is how a cluster syncs its own definitions: beside it, a Kustomization
-    // that nothing applies and that applies no other is a stray (an app left out of its overlay),
-    // not a cluster of its own.
-    let plain = unapplied.some((o) => selfApplying.has(o.id)) ? unapplied.filter((o) => selfApplying.has(o.id) || appliesKs.get(o.id)!.length > 0) : unapplied;
-    // Several of them in one folder, which bootstrap would sync: that folder is the cluster.
-    const inferred = inferClusterFolderRoots(ws, plain);
-    const folded = new Set(inferred.flatMap((o) => (o.origin ? [o.origin.file.slice(0, o.origin.file.lastIndexOf('/'))] : [])));
-    plain = plain.filter((o) => !folded.has(o.file.slice(0, o.file.lastIndexOf('/'))));
-    const roots = [
-      ...inferred.filter((o) => o.fluxKind === 'Kustomization').map((object) => ({ object, pathNamed: true })),
-      ...plain.map((object) => ({ object, pathNamed: selfApplying.has(object.id) })),
-      ...cycleRoots(unpatched, unapplied, appliesKs, selfApplying, ws.root, problems).map((object) => ({ object, pathNamed: selfApplying.has(object.id) })),
-    ];
-    return { roots, inferred };
   }
 
   private reset(): void {
@@ -294,7 +229,7 @@ export class ModelBuilder {
     const currentById = new Map<string, KubeObject>();
     for (const o of allObjects) currentById.set(o.id, o);
 
-    const { roots, inferred: folderRoots } = this.roots(ksObjects, patches, syncOf, ws, problems, (ks) => ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion));
+    const { roots, inferred: folderRoots } = clusterRoots(ksObjects, patches, syncOf, ws, problems, (ks) => ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion));
     allObjects.push(...folderRoots);
 
     const builds = this.options.builds;
@@ -644,76 +579,6 @@ export class ModelBuilder {
   }
 }
 
-/**
- * Kustomizations that apply each other in a cycle (a spec.path such as `./` or `..` that includes
- * the file of the Kustomization applying it) are all "applied by another", so none would be a
- * root and the whole cluster would vanish from the tree and the checks. Each such cycle reached
- * from no root gets one: the member with the narrowest (deepest) spec.path, the one that does
- * not reach above its own place; the members applying it are reported as `apply-cycle`.
- */
-function cycleRoots(
-  ksObjects: KubeObject[],
-  roots: KubeObject[],
-  appliesKs: Map<string, string[]>,
-  selfApplying: Set<string>,
-  root: string,
-  problems: ModelProblem[],
-): KubeObject[] {
-  const reached = new Set(roots.map((r) => r.id));
-  const queue = [...reached];
-  for (let head = 0; head < queue.length; head++) {
-    for (const id of appliesKs.get(queue[head]) ?? []) {
-      if (!reached.has(id)) {
-        reached.add(id);
-        queue.push(id);
-      }
-    }
-  }
-  const stranded = new Map(ksObjects.filter((o) => !reached.has(o.id)).map((o) => [o.id, o]));
-  if (stranded.size === 0) return [];
-  const next = (id: string) => (appliesKs.get(id) ?? []).filter((t) => stranded.has(t));
-  const component = stronglyConnected(stranded.keys(), next);
-  const entered = new Set<number>();
-  for (const id of stranded.keys()) for (const t of next(id)) if (component.get(t) !== component.get(id)) entered.add(component.get(t)!);
-  const members = new Map<number, KubeObject[]>();
-  for (const [id, c] of component) {
-    if (entered.has(c)) continue;
-    const list = members.get(c);
-    if (list) list.push(stranded.get(id)!);
-    else members.set(c, [stranded.get(id)!]);
-  }
-  const depthOf = (o: KubeObject) => {
-    const p = normalizeVirtual(asString(asRecord(o.body.spec)?.path) ?? '') ?? '';
-    return p === '' ? 0 : p.split('/').length;
-  };
-  const chosen: KubeObject[] = [];
-  for (const list of members.values()) {
-    const [first] = [...list].sort(
-      (a, b) => depthOf(b) - depthOf(a) || Number(selfApplying.has(b.id)) - Number(selfApplying.has(a.id)) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
-    );
-    chosen.push(first);
-    const label = `${first.namespace ?? DEFAULT_NAMESPACE}/${first.name}`;
-    for (const m of list) {
-      if (m === first || !(appliesKs.get(m.id) ?? []).includes(first.id)) continue;
-      const written = asString(asRecord(m.body.spec)?.path) ?? '';
-      const ownDir = m.file.slice(root.length + 1, m.file.lastIndexOf('/'));
-      const path = normalizeVirtual(written) ?? '';
-      const ancestor = path === '' || ownDir === path || ownDir.startsWith(path + '/');
-      problems.push({
-        code: 'apply-cycle',
-        message:
-          `spec.path '${written}' includes Kustomization ${label}, which applies this one: point spec.path at a folder of only what this one applies.\n` +
-          `${label} is in ${first.file.slice(root.length + 1)}${list.length > 2 ? ` (a cycle of ${list.length} Kustomizations)` : ''}; they apply each other, so neither is the root of a cluster, and Flux would have each reconcile the other.` +
-          `${ancestor ? ' The path is the folder of this very file or one above it.' : ''}`,
-        doc: m.doc,
-        path: ['spec', 'path'],
-        related: [{ doc: first.doc, path: ['metadata', 'name'], message: `Kustomization ${label}, treated as the cluster root` }],
-      });
-    }
-  }
-  return chosen;
-}
-
 function isAncestor(candidate: KustomizationNode, node: KustomizationNode): boolean {
   for (let a = node.applied.appliedBy; a; a = a.applied.appliedBy) if (a === candidate) return true;
   return false;
@@ -735,14 +600,6 @@ function applyCycleProblem(node: KustomizationNode, ancestor: KustomizationNode,
     path: ['spec', 'path'],
     related: [{ doc: ancestor.applied.object.doc, path: ['metadata', 'name'], message: `Kustomization ${label}, which applies this one` }],
   };
-}
-
-/** A bootstrap root: a cluster. `pathNamed`: the cluster is named after the root's path (its last folder). */
-interface Root {
-  readonly object: KubeObject;
-  readonly pathNamed: boolean;
-  /** Declared in the repository's settings. */
-  readonly name?: string;
 }
 
 const cycleInputs = new WeakMap<KsInput, KsInput>();

@@ -101,7 +101,10 @@ export function syncObjects(sync: FluxInstanceSync): KubeObject[] {
   if (!perFile) syncCache.set(file, (perFile = new Map()));
   const key = JSON.stringify([sync.owner.id, sync.namespace, sync.name, sync.kind, sync.url, sync.ref, sync.path]);
   const known = perFile.get(key);
-  if (known) return known;
+  if (known) {
+    syncVersions.set(known[1], sync.version);
+    return known;
+  }
   // JSON strings are YAML double-quoted scalars: nothing in the values can change the document's shape.
   const q = (s: string) => JSON.stringify(s);
   const ref: string[] = [];
@@ -134,8 +137,21 @@ export function syncObjects(sync: FluxInstanceSync): KubeObject[] {
   const variant = sync.variant === undefined ? '' : `(${sync.variant})`;
   const objects = objectsOf(synthetic).map((o) => ({ ...o, id: `${sync.owner.id}~sync${variant}${o.id.slice(o.id.indexOf('#'))}`, synthetic: true, origin: sync.owner }));
   perFile.set(key, objects);
+  syncVersions.set(objects[1], sync.version);
   return objects;
 }
+
+/**
+ * The `distribution.version` of the FluxInstance whose sync created this root Kustomization, read
+ * from the values helm-controller merges (valuesFrom ConfigMaps, generated ones included), which the
+ * owner's document alone does not hold.
+ */
+export function syncVersionOf(root: KubeObject): string | undefined {
+  return syncVersions.get(root);
+}
+
+/** Per synthetic root; set on every call, as the owner's valuesFrom may change while its file does not. */
+const syncVersions = new WeakMap<KubeObject, string | undefined>();
 
 const resourceSetCache = new WeakMap<SourceFile, Map<string, KubeObject[]>>();
 

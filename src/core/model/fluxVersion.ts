@@ -1,5 +1,6 @@
 import type { ClusterModel } from './types';
 import { asRecord, asString, type KubeObject } from './objects';
+import { syncVersionOf } from './fluxOperator';
 
 /** The Flux version a cluster runs, as the repository pins it, and where. */
 export interface FluxVersion {
@@ -29,8 +30,10 @@ export function fluxVersionOf(cluster: ClusterModel): FluxVersion | undefined {
 }
 
 function findVersion(cluster: ClusterModel): FluxVersion | undefined {
-  const origin = cluster.root.applied.object.origin;
-  const own = origin && fluxVersionIn(origin);
+  const root = cluster.root.applied.object;
+  const origin = root.origin;
+  const synced = syncVersionOf(root);
+  const own = origin && (fluxVersionIn(origin) ?? parseFluxVersion(synced, `${origin.kind} ${origin.namespace ?? ''}/${origin.name} distribution.version`));
   if (own) return own;
   for (const applied of cluster.objects) {
     if (applied.object.fluxKind !== 'OCIRepository' && applied.object.fluxKind !== 'GitRepository') continue;
@@ -53,16 +56,16 @@ export function fluxVersionIn(o: KubeObject, id = `${o.namespace ?? ''}/${o.name
   if (o.kind === 'FluxInstance' || o.fluxKind === 'HelmRelease') {
     const instance = o.kind === 'FluxInstance' ? spec : asRecord(asRecord(spec?.values)?.instance);
     const v = asRecord(instance?.distribution)?.version;
-    return parse(typeof v === 'number' ? String(v) : asString(v), `${o.kind} ${o.namespace ?? ''}/${o.name} distribution.version`);
+    return parseFluxVersion(typeof v === 'number' ? String(v) : asString(v), `${o.kind} ${o.namespace ?? ''}/${o.name} distribution.version`);
   }
   if (o.fluxKind === 'OCIRepository') {
     if (!/fluxcd\/flux-manifests$/.test(asString(spec?.url) ?? '')) return undefined;
-    return parse(asString(asRecord(spec?.ref)?.tag), `OCIRepository ${id} (flux-manifests) tag`);
+    return parseFluxVersion(asString(asRecord(spec?.ref)?.tag), `OCIRepository ${id} (flux-manifests) tag`);
   }
   // Flux installed from the manifests of a flux2 release tag (`./manifests/install` of fluxcd/flux2).
   if (o.fluxKind === 'GitRepository') {
     if (!/github\.com[/:]fluxcd\/flux2(\.git)?\/?$/.test(asString(spec?.url) ?? '')) return undefined;
-    return parse(asString(asRecord(spec?.ref)?.tag), `GitRepository ${id} (fluxcd/flux2) tag`);
+    return parseFluxVersion(asString(asRecord(spec?.ref)?.tag), `GitRepository ${id} (fluxcd/flux2) tag`);
   }
   return headerVersion(o);
 }
@@ -78,10 +81,10 @@ function headerVersion(o: KubeObject): FluxVersion | undefined {
   if (!o.file.endsWith('/gotk-components.yaml')) return undefined;
   const text = o.doc.file.text;
   const m = /^#\s*Flux\s+Version:\s*(\S+)/im.exec(text.slice(0, 2000));
-  const header = parse(m?.[1], 'gotk-components.yaml header');
+  const header = parseFluxVersion(m?.[1], 'gotk-components.yaml header');
   if (header) return header;
   const label = asString(asRecord(asRecord(o.body.metadata)?.labels)?.['app.kubernetes.io/version']);
-  const labelled = label && !/^v?0\.0\.0-dev/.test(label) ? parse(label, 'gotk-components.yaml app.kubernetes.io/version label') : undefined;
+  const labelled = label && !/^v?0\.0\.0-dev/.test(label) ? parseFluxVersion(label, 'gotk-components.yaml app.kubernetes.io/version label') : undefined;
   return labelled ?? controllerVersion(text);
 }
 
@@ -100,7 +103,8 @@ function controllerVersion(text: string): FluxVersion | undefined {
   return major >= 1 ? { major: major + 1, minor, text: `${major + 1}.${minor}`, source } : { major: 0, minor: 0, text: '0.x', source };
 }
 
-function parse(text: string | undefined, source: string): FluxVersion | undefined {
+/** A release as written (`v2.4.0`, `2.9.4`, `2.8.x`); undefined for ranges such as `2.x`. */
+export function parseFluxVersion(text: string | undefined, source: string): FluxVersion | undefined {
   const m = text ? /^v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+].*)?$|^v?(\d+)\.(\d+)\.x$/.exec(text.trim()) : null;
   if (!m) return undefined;
   const major = Number(m[1] ?? m[3]);

@@ -1,5 +1,6 @@
 import type { Workspace } from '../workspace/workspace';
 import type { Reference } from './graph';
+import { namedSourceRoot } from './namedSourceRoot';
 import { asArray, asRecord, asString, type KubeObject } from './objects';
 import { mountedView, normalizeVirtual, subfolderView, workspaceView, type Mount, type SourceView } from './view';
 import { trimEndChars } from '../text';
@@ -307,6 +308,9 @@ export function resolveSource(ws: Workspace, index: SourceIndex, ref: Reference 
   const candidates = candidateRoots(ws, paths);
   if (bootstrap) {
     // The cluster's own sync source: this workspace, at the root unless the paths say otherwise.
+    // Paths that resolve in no single folder (templates among them): a folder named after the URL may still hold the source.
+    const named = candidates?.length === 0 && !sameUrl ? namedSourceRoot(url, paths, (p) => candidateRoots(ws, [p])) : undefined;
+    if (named !== undefined) return viewAt(ws, object, label, named, 'inferred', 'this workspace');
     if (!candidates || candidates.includes('') || candidates.length === 0 || sameUrl) return viewAt(ws, object, label, '', 'bootstrap', 'this workspace');
     return viewAt(ws, object, label, candidates[0], 'inferred', candidates.length > 1 ? `this workspace, first of ${candidates.length} candidate folders` : 'this workspace');
   }

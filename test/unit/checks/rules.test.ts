@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { check, memoryRepo } from './helpers';
+import { Repo } from '../../../src/core/repo';
+import { memoryHost } from '../../../src/core/workspace/host';
 
 const ks = (name: string, path: string, extra = '', ns = 'flux-system') =>
   `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  path: ${path}\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n    namespace: flux-system\n${extra}`;
@@ -268,4 +270,25 @@ test('depends-on-descendant: a Kustomization depending on one it applies (direct
   assert.deepEqual(list.map((d) => [d.severity, d.file.slice(6), d.range.start.line + 1]), [['error', 'clusters/c/ks/apps.yaml', 13], ['error', 'clusters/c/ks/apps.yaml', 14]]);
   assert.match(list[0].message, /^flux-system\/apps depends on flux-system\/app-a, which it applies itself: remove this dependsOn entry\.\n.*neither ever becomes ready/);
   assert.match(list[1].message, /which it applies itself: .*\n.* \(through flux-system\/b-parent\) is created only when/);
+});
+
+test('depends-on-descendant: a self-applying root may depend on a Kustomization its own folder creates with it (repro siblings)', () => {
+  const gitRepo = 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: home\n  namespace: flux-system\nspec:\n  url: https://github.com/example/repro.git\n  ref:\n    branch: main\n';
+  const withSource = (name: string, path: string, extra: string, source: string) =>
+    ks(name, path, extra).replace('kind: GitRepository\n    name: flux-system', `kind: ${source.split('/')[0]}\n    name: ${source.split('/')[1]}`);
+  const files = {
+    'flux/config/kustomization.yaml': 'resources:\n  - ./flux.yaml\n  - ./cluster.yaml\n',
+    'flux/config/cluster.yaml': `${gitRepo}---\n${withSource('cluster', './flux', '  dependsOn:\n    - name: flux\n', 'GitRepository/home')}`,
+    'flux/config/flux.yaml': withSource('flux', './other', '', 'GitRepository/home'),
+    'other/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: o\n  namespace: default\n',
+  };
+  const cloned = (f: Record<string, string>) => new Repo('/repo', memoryHost('/repo', f), { remotes: ['https://github.com/example/repro.git'], checkout: { branch: 'main' } });
+  const model = cloned(files).model();
+  assert.deepEqual(model.clusters.map((c) => c.root.applied.name), ['cluster']);
+  assert.ok(model.clusters[0].root.appliesItself);
+  assert.deepEqual(check(cloned(files)).diagnostics.filter((d) => d.rule.startsWith('depends-on')), []);
+  // The same dependency on a Kustomization of another folder, which only the root applies, still never becomes ready.
+  const apart: Record<string, string> = { ...files, 'flux/config/kustomization.yaml': 'resources:\n  - ./cluster.yaml\n', 'flux/apps/flux.yaml': files['flux/config/flux.yaml'] };
+  delete apart['flux/config/flux.yaml'];
+  assert.deepEqual(check(cloned(apart)).diagnostics.filter((d) => d.rule.startsWith('depends-on')).map((d) => d.rule), ['depends-on-descendant']);
 });
