@@ -60,7 +60,7 @@ test('yaml-syntax: a file nothing includes is a note that claims no build failur
   assert.deepEqual(generated, ['yaml-syntax|warning|archive/raw/bad.yaml|3']);
 });
 
-test('api-version-unserved: a patch used only by kustomizations no cluster applies is not reported; a patch a cluster uses is', () => {
+test('api-version-unserved: a patch used only by kustomizations no cluster applies is not reported (its archived document is a warning); a patch a cluster uses is', () => {
   const hr = 'apiVersion: helm.toolkit.fluxcd.io/v2beta2\nkind: HelmRelease\nmetadata:\n  name: app\n  namespace: default\nspec:\n  interval: 1h\n';
   const app = (dir: string) => ({
     [`${dir}/kustomization.yaml`]: 'resources:\n  - hr.yaml\npatchesStrategicMerge:\n  - patches/p.yaml\n',
@@ -68,7 +68,7 @@ test('api-version-unserved: a patch used only by kustomizations no cluster appli
     [`${dir}/patches/p.yaml`]: hr,
   });
   const unserved = (files: Record<string, string>) => findings(files).filter((f) => f.startsWith('api-version-unserved'));
-  assert.deepEqual(unserved(app('_archive/app')), []);
+  assert.deepEqual(unserved(app('_archive/app')), ['api-version-unserved|warning|_archive/app/hr.yaml|1']);
   assert.deepEqual(unserved(app('apps')), ['api-version-unserved|error|apps/hr.yaml|1', 'api-version-unserved|error|apps/patches/p.yaml|1']);
 });
 

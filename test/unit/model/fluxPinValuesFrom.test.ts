@@ -26,7 +26,7 @@ test('a Flux pin in flux-instance values read through valuesFrom a generated Con
     unserved.map((d) => d.severity),
     ['warning'],
   );
-  assert.match(unserved[0].message, /still served by the Flux 2\.5\.1 this repository runs \(HelmRelease flux-system\/flux-instance distribution\.version\)/);
+  assert.match(unserved[0].message, /The Flux 2\.5\.1 this repository runs \(HelmRelease flux-system\/flux-instance distribution\.version\) still serves it/);
 });
 
 test('a Flux pin older than 2.9 in a flux-instance values file turns strict post-build substitution off', () => {
