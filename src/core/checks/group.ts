@@ -21,9 +21,16 @@ export function groupByCause(list: readonly Diagnostic[]): Diagnostic[] {
   return [...groups.values()].map(merge);
 }
 
+/**
+ * Rules whose message is the cause itself, whatever applies the document (a field of the object,
+ * the file's YAML): two such findings at one place are two causes (`interval` and `prune` missing).
+ */
+const SELF_DESCRIBED = new Set(['schema-invalid', 'schema-unknown-field', 'yaml-syntax', 'config-invalid']);
+
 function causeKey(d: Diagnostic): string {
   const { start, end } = d.range;
-  return `${d.rule}|${d.severity}|${d.file}|${start.line}:${start.character}-${end.line}:${end.character}`;
+  const place = `${d.rule}|${d.severity}|${d.file}|${start.line}:${start.character}-${end.line}:${end.character}`;
+  return SELF_DESCRIBED.has(d.rule) ? `${place}|${d.message}` : place;
 }
 
 function merge(group: Diagnostic[]): Diagnostic {

@@ -133,3 +133,10 @@ test('CEL subset: has, comparisons, short-circuits in both orders, and anything 
   assert.equal(evaluateCel('size(self.items) > 0', { items: [] }), undefined);
   assert.equal(evaluateCel('('.repeat(5000), {}), undefined);
 });
+
+test('two missing required fields of one mapping are two findings, not one cause found twice', () => {
+  const ks = 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\n  namespace: flux-system\nspec:\n  path: ./apps\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n';
+  const out = found({ 'apps/apps.yaml': ks, 'apps/kustomization.yaml': 'resources:\n  - apps.yaml\n' });
+  assert.deepEqual(out.map((o) => /required field '(\w+)'/.exec(o)?.[1]).sort(), ['interval', 'prune']);
+  assert.ok(out.every((o) => !o.includes('Also in')), out.join('\n'));
+});
