@@ -2,9 +2,10 @@
  * Talos installs manifests with the cluster itself, before anything else runs: `extraManifests`
  * (URLs) and `inlineManifests` (`{name, contents}`) of a machine config's `cluster` section, of a
  * machine config patch, or of talhelper's `talconfig.yaml` (at its top, under `controlPlane`,
- * `worker` or a node, and in their `inlinePatch`). CRDs defined inline are known by name and group.
+ * `worker` or a node, in their `inlinePatch` and in `patches` written as YAML strings). CRDs
+ * defined inline are known by name and group.
  */
-import { parseSourceFile, rangeAt, type PathSegment, type SourceFile, type YamlDoc } from '../yaml/document';
+import { parseSourceFile, parseYaml, rangeAt, type PathSegment, type SourceFile, type YamlDoc } from '../yaml/document';
 import { asArray, asRecord, asString, objectsOf } from '../model/objects';
 import { crdFact, type BootstrapFact } from './facts';
 import { crdGroupsOfUrl } from './crdBundles';
@@ -20,16 +21,41 @@ function isTalconfig(path: string): boolean {
 }
 
 /** Sections of a document that may hold `extraManifests`/`inlineManifests`, with their YAML path. */
-function sections(path: string, v: Record<string, any>): { at: PathSegment[]; section: Record<string, any> }[] {
-  const out: { at: PathSegment[]; section: Record<string, any> }[] = [];
+interface Section {
+  readonly at: PathSegment[];
+  readonly section: Record<string, any>;
+  /** Read from a string (a talhelper `patches` entry): its facts stand at that entry's line. */
+  readonly inString?: boolean;
+}
+
+/** talhelper's inline `patches` entries read, per file: each is YAML text parsed again. */
+const MAX_PATCHES = 200;
+
+function sections(path: string, v: Record<string, any>): Section[] {
+  const out: Section[] = [];
   const cluster = asRecord(v.cluster);
   if (cluster) out.push({ at: ['cluster'], section: cluster });
   if (!isTalconfig(path)) return out;
   // talhelper: at the top, per role and per node, and in their `inlinePatch` (a machine config patch).
+  let patches = 0;
   const withPatch = (at: PathSegment[], section: Record<string, any>) => {
     out.push({ at, section });
     const patched = asRecord(asRecord(section.inlinePatch)?.cluster);
     if (patched) out.push({ at: [...at, 'inlinePatch', 'cluster'], section: patched });
+    // `patches: ["machine: …\ncluster: …"]`: machine config patches written as YAML strings
+    // (`@file` entries name files read on their own).
+    asArray(section.patches).forEach((p, i) => {
+      const text = asString(p);
+      if (!text || text.startsWith('@') || !text.includes('cluster') || ++patches > MAX_PATCHES || text.length > MAX_INLINE_BYTES) return;
+      let parsed: unknown;
+      try {
+        parsed = parseYaml(text);
+      } catch {
+        return;
+      }
+      const cluster = asRecord(asRecord(parsed)?.cluster);
+      if (cluster) out.push({ at: [...at, 'patches', i], section: cluster, inString: true });
+    });
   };
   withPatch([], v);
   for (const role of ['controlPlane', 'worker']) {
@@ -48,11 +74,12 @@ function docFacts(doc: YamlDoc, out: BootstrapFact[]): void {
   if (!v || v.apiVersion !== undefined || v.kind !== undefined) return;
   const file = doc.file.path;
   let inline = 0;
-  for (const { at, section } of sections(file, v)) {
+  for (const { at, section, inString } of sections(file, v)) {
+    const lineOf = (sub: PathSegment[]) => rangeAt(doc, inString ? at : [...at, ...sub]).start.line + 1;
     asArray(section.extraManifests).forEach((u, i) => {
       const url = asString(u);
       if (!url) return;
-      const line = rangeAt(doc, [...at, 'extraManifests', i]).start.line + 1;
+      const line = lineOf(['extraManifests', i]);
       const base = { reader: 'talos' as const, file, line, via: 'extraManifests' };
       const groups = crdGroupsOfUrl(url);
       if (!groups.length) out.push({ ...base, what: 'manifest', name: url, groups: [] });
@@ -63,7 +90,7 @@ function docFacts(doc: YamlDoc, out: BootstrapFact[]): void {
       const contents = asString(entry?.contents);
       if (!entry || contents === undefined || ++inline > MAX_INLINE || contents.length > MAX_INLINE_BYTES) return;
       const name = asString(entry.name) ?? `#${i}`;
-      const line = rangeAt(doc, [...at, 'inlineManifests', i]).start.line + 1;
+      const line = lineOf(['inlineManifests', i]);
       const base = { reader: 'talos' as const, file, line, via: `inlineManifests ${name}` };
       const crds = objectsOf(parseSourceFile(`${file}#inline-${i}`, contents))
         .filter((o) => o.kind === 'CustomResourceDefinition')

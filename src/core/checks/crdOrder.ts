@@ -1,3 +1,4 @@
+import { crdGroupsOfUrl } from '../bootstrap/crdBundles';
 import type { AppliedObject, ClusterModel, KustomizationNode } from '../model/graph';
 import { groupOf } from '../kinds';
 import type { CheckContext } from './context';
@@ -47,7 +48,7 @@ function checkCluster(ctx: CheckContext, cluster: ClusterModel): void {
     for (const p of candidates) if (p.helmRelease && p.ks && p.ks !== x && before.ready.has(p.ks)) unwaited ??= p;
     // Content the workspace cannot see (another repository, a remote base) is applied before X:
     // it may well install the CRD (a CRDs-only Kustomization of an upstream repository is common).
-    if (opaque(x, before)) continue;
+    if (opaque(x, before, group)) continue;
     if (unwaited) {
       const key = `${x.applied.object.id}|${unwaited.ks!.applied.object.id}|${unwaited.applied.object.id}`;
       const entry = noWait.get(key) ?? { x, p: unwaited, kinds: new Set<string>() };
@@ -236,23 +237,31 @@ function label(node: { applied: AppliedObject }): string {
  * Whether content from outside the workspace is applied before X: by X, by what has applied before X
  * (what applies X among it), or by what is ready before X and the Kustomizations that applies.
  */
-function opaqueBefore(): (x: KustomizationNode, before: Guarantees) => boolean {
-  const own = (k: KustomizationNode) => k.source.kind !== 'view' || k.remoteResources.length > 0;
-  const subtree = new Map<KustomizationNode, boolean>();
-  const hidden = (k: KustomizationNode): boolean => {
-    let v = subtree.get(k);
+function opaqueBefore(): (x: KustomizationNode, before: Guarantees, group: string) => boolean {
+  // A remote resource whose URL names its CRD groups (gateway-api's standard-install.yaml, a
+  // `<group>_<plural>.yaml` file) hides only those groups; any other remote resource may hold anything.
+  const own = (k: KustomizationNode, group: string) =>
+    k.source.kind !== 'view' ||
+    k.remoteResources.some((url) => {
+      const groups = crdGroupsOfUrl(url);
+      return groups.length === 0 || groups.includes(group);
+    });
+  const subtree = new Map<string, boolean>();
+  const hidden = (k: KustomizationNode, group: string): boolean => {
+    const key = `${k.applied.object.id}|${k.applied.cluster.name}|${group}`;
+    let v = subtree.get(key);
     if (v !== undefined) return v;
-    subtree.set(k, false); // a cycle of applies adds nothing
-    v = own(k) || k.children.some((c) => c !== k && hidden(c));
-    subtree.set(k, v);
+    subtree.set(key, false); // a cycle of applies adds nothing
+    v = own(k, group) || k.children.some((c) => c !== k && hidden(c, group));
+    subtree.set(key, v);
     return v;
   };
-  return (x, before) => {
-    if (own(x)) return true;
-    for (const a of before.applied) if (own(a)) return true;
+  return (x, before, group) => {
+    if (own(x, group)) return true;
+    for (const a of before.applied) if (own(a, group)) return true;
     // A ready Kustomization that applies X (the cluster's root, say) counts for its own content only:
     // the rest of its tree is no more before X than X's siblings are.
-    for (const d of before.ready) if (!appliesTransitively(d, x) && hidden(d)) return true;
+    for (const d of before.ready) if (!appliesTransitively(d, x) && hidden(d, group)) return true;
     return false;
   };
 }

@@ -179,3 +179,24 @@ test('hostile input: many steps, a huge helmfile template and many inline manife
   assert.equal(all.filter((f) => f.reader === 'helmfile').length, 20_001);
   assert.equal(all.filter((f) => f.reader === 'talos').length, 200, 'inline manifests past the limit are not read');
 });
+
+test('Talos: talhelper patches written as YAML strings are machine config patches too (their facts at the entry)', () => {
+  const talconfig = [
+    'clusterName: home',
+    'controlPlane:',
+    '  patches:',
+    '    - |-',
+    '      machine:',
+    '        kubelet:',
+    '          extraArgs:',
+    '            max-pods: "200"',
+    '    - |-',
+    '      cluster:',
+    '        extraManifests:',
+    `          - ${ES_CRD_URL}`,
+    '    - "@./patches/other.yaml"',
+    '',
+  ].join('\n');
+  assert.deepEqual(facts({ 'talos/talconfig.yaml': talconfig }), ['talos crd-group external-secrets.io [external-secrets.io] talos/talconfig.yaml:9']);
+  assert.deepEqual(crdOrder({ 'talos/talconfig.yaml': talconfig }), []);
+});
