@@ -292,3 +292,18 @@ test('depends-on-descendant: a self-applying root may depend on a Kustomization 
   delete apart['flux/config/flux.yaml'];
   assert.deepEqual(check(cloned(apart)).diagnostics.filter((d) => d.rule.startsWith('depends-on')).map((d) => d.rule), ['depends-on-descendant']);
 });
+
+test('crd-order: a remote bundle with a known URL before the resource hides only its own CRD groups', () => {
+  const layout = {
+    'clusters/c/ks/crds.yaml': ks('crds', './crds', '  wait: true\n'),
+    'crds/kustomization.yaml': 'resources:\n  - https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.2.0/standard-install.yaml\n',
+    'clusters/c/ks/infra.yaml': ks('infra', './infra'),
+    'infra/repo.yaml': repoDoc,
+    'infra/cm.yaml': hr('cert-manager', 'flux-system', 'cert-manager', '  values:\n    crds:\n      enabled: true\n'),
+    'clusters/c/ks/apps.yaml': ks('apps', './apps', '  dependsOn:\n    - name: crds\n'),
+    'apps/route.yaml': 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n  namespace: default\n',
+    'apps/cert.yaml': 'apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: c\n  namespace: default\n',
+  };
+  // The Certificate's CRD is not in the gateway-api bundle: still reported; the HTTPRoute's may be.
+  assert.deepEqual(rules(layout).filter((r) => r.startsWith('crd-order')), ['crd-order|warning|apps/cert.yaml|2']);
+});
