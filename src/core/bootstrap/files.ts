@@ -45,6 +45,36 @@ export function runnerKindOf(name: string, dir: string): RunnerKind | 'maybe-she
   return undefined;
 }
 
+/** A YAML file rendered by a template engine before use (a Talos machine config `machineconfig.yaml.j2`). */
+function isYamlTemplateName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return ['.yaml.j2', '.yml.j2', '.yaml.tmpl', '.yml.tmpl', '.yaml.tpl', '.yml.tpl'].some((e) => lower.endsWith(e));
+}
+
+/**
+ * The template's YAML with its markup neutralised, line for line: block tags (`{% … %}`, `{# … #}`)
+ * alone on a line become blank lines, and each `{{ … }}` becomes a plain word. A template that
+ * is still not YAML then is read as far as it parses, as any YAML file.
+ */
+export function withoutTemplateMarkup(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const t = line.trimStart();
+      if (t.startsWith('{%') || t.startsWith('{#')) return '';
+      let out = '';
+      let at = 0;
+      for (let open = line.indexOf('{{', at); open >= 0; open = line.indexOf('{{', at)) {
+        const close = line.indexOf('}}', open + 2);
+        if (close < 0) break;
+        out += `${line.slice(at, open)}templated`;
+        at = close + 2;
+      }
+      return out + line.slice(at);
+    })
+    .join('\n');
+}
+
 const cache = new WeakMap<Workspace, { version: number; files: BootstrapFiles }>();
 
 export function bootstrapFiles(ws: Workspace): BootstrapFiles {
@@ -58,7 +88,8 @@ export function bootstrapFiles(ws: Workspace): BootstrapFiles {
     paths.add(path);
     if (files.length >= BOOTSTRAP_LIMITS.files || bytes >= BOOTSTRAP_LIMITS.totalBytes) return;
     const kind = runnerKindOf(name, dir);
-    const yaml = hidden && isManifestFileName(name);
+    const template = isYamlTemplateName(name);
+    const yaml = (hidden && isManifestFileName(name)) || template;
     if (!kind && !yaml) return;
     const text = ws.readText(path, BOOTSTRAP_LIMITS.fileBytes);
     if (text === undefined) return;
@@ -66,7 +97,7 @@ export function bootstrapFiles(ws: Workspace): BootstrapFiles {
     if (kind === 'maybe-shell') {
       if (text.startsWith('#!') && /^#![^\n]*\b(ba|z|k|da)?sh\b/.test(text.slice(0, 200))) files.push({ path, text, runner: 'shell' });
     } else if (kind) files.push({ path, text, runner: kind });
-    else files.push({ path, text, yaml: parseSourceFile(path, text) });
+    else files.push({ path, text, yaml: parseSourceFile(path, template ? withoutTemplateMarkup(text) : text) });
   };
   const hiddenRoots: string[] = [];
   const stack = [ws.root];

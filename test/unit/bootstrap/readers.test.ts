@@ -200,3 +200,21 @@ test('Talos: talhelper patches written as YAML strings are machine config patche
   assert.deepEqual(facts({ 'talos/talconfig.yaml': talconfig }), ['talos crd-group external-secrets.io [external-secrets.io] talos/talconfig.yaml:9']);
   assert.deepEqual(crdOrder({ 'talos/talconfig.yaml': talconfig }), []);
 });
+
+test('Talos: a machine config template (machineconfig.yaml.j2) is read with its template markup neutralised', () => {
+  const template = [
+    'version: v1alpha1',
+    'machine:',
+    '  install:',
+    '    image: factory.talos.dev/installer:{{ ENV.TALOS_VERSION }}',
+    '{% if ENV.GPU %}',
+    '  kernel: {modules: [{name: i915}]}',
+    '{% endif %}',
+    'cluster:',
+    '  extraManifests:',
+    `    - ${ES_CRD_URL}`,
+    '',
+  ].join('\n');
+  assert.deepEqual(facts({ 'talos/machineconfig.yaml.j2': template }), ['talos crd-group external-secrets.io [external-secrets.io] talos/machineconfig.yaml.j2:10']);
+  assert.deepEqual(crdOrder({ 'talos/machineconfig.yaml.j2': template }), []);
+});
