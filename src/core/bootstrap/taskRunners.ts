@@ -3,6 +3,7 @@
  * whose commands are YAML strings), justfiles and `*.just` modules, Makefiles and shell scripts
  * (text, line by line). Each command is read by `factsOfCommand`.
  */
+import { expandLoops } from './shellArrays';
 import type { SourceFile } from '../yaml/document';
 import type { BootstrapFact, BootstrapReader } from './facts';
 import { commandsOf } from './commands';
@@ -55,7 +56,7 @@ export function taskRunnerFacts(ctx: ReadContext): BootstrapFact[] {
   for (const file of ctx.files.files) {
     const reader = file.runner && READER[file.runner];
     if (!reader) continue;
-    for (const cmd of commandsOf(file.text)) factsOfCommand(ctx, reader, file.path, cmd, out);
+    for (const cmd of expandLoops(file.text, commandsOf(file.text))) factsOfCommand(ctx, reader, file.path, cmd, out);
   }
   return out;
 }

@@ -218,3 +218,31 @@ test('Talos: a machine config template (machineconfig.yaml.j2) is read with its 
   assert.deepEqual(facts({ 'talos/machineconfig.yaml.j2': template }), ['talos crd-group external-secrets.io [external-secrets.io] talos/machineconfig.yaml.j2:10']);
   assert.deepEqual(crdOrder({ 'talos/machineconfig.yaml.j2': template }), []);
 });
+
+test('shell: kubectl apply -f over a loop variable applies every item of the array the loop walks', () => {
+  const script = [
+    '#!/usr/bin/env bash',
+    'function apply_crds() {',
+    '    local -r crds=(',
+    '        # renovate: datasource=github-releases',
+    `        ${ES_CRD_URL}`,
+    '        https://example.com/unknown.yaml',
+    '    )',
+    '    for crd in "${crds[@]}"; do',
+    '        kubectl apply --server-side --filename "${crd}"',
+    '    done',
+    '}',
+    '',
+  ].join('\n');
+  assert.deepEqual(facts({ 'scripts/bootstrap.sh': script }), [
+    'shell crd-group external-secrets.io [external-secrets.io] scripts/bootstrap.sh:9',
+    'shell manifest https://example.com/unknown.yaml [] scripts/bootstrap.sh:9',
+  ]);
+  assert.deepEqual(crdOrder({ 'scripts/bootstrap.sh': script }), []);
+});
+
+test('shell arrays: unclosed array literals and huge lists are read once, bounded', () => {
+  const script = `#!/bin/sh\n${'x=(\n'.repeat(50_000)}for v in "\${x[@]}"; do kubectl apply -f "$v"; done\n${'y=(a b c d e f g h i j)\n'.repeat(2_000)}`;
+  const out = facts({ 'scripts/hostile.sh': script });
+  assert.ok(out.length <= 1000, `${out.length} facts`);
+});
