@@ -17,13 +17,19 @@ export interface EngineTransport {
 export function workerTransport(script: string, options: { debounceMs?: number } = {}): EngineTransport {
   const worker = new Worker(script, { workerData: { debounceMs: options.debounceMs } });
   worker.unref();
+  let closing = false;
   return {
     post: (m) => worker.postMessage(m),
     onMessage: (h) => {
       worker.on('message', h);
       worker.on('error', (err) => h({ type: 'log', message: `[engine] worker failed: ${err.stack ?? err}` }));
+      // A worker that ends by itself (out of memory, a native crash) leaves every view waiting: say so.
+      worker.on('exit', (code) => closing || h({ type: 'log', message: `[engine] worker exited with code ${code}` }));
     },
-    close: () => void worker.terminate(),
+    close: () => {
+      closing = true;
+      void worker.terminate();
+    },
   };
 }
 

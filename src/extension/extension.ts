@@ -30,7 +30,11 @@ const FEATURES: Feature[] = [registerTree, registerNavigation, registerCluster, 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('GitOps Preview');
   context.subscriptions.push(output);
-  if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) return;
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (!folders.some((f) => f.uri.scheme === 'file')) {
+    output.appendLine(`[extension] no workspace folder on disk (${folders.map((f) => f.uri.toString()).join(', ') || 'none open'}): nothing to index`);
+    return;
+  }
   // Builds persist in this workspace's storage: a window never reads a cache another window is
   // writing (each storage's caches are capped together, engine/buildCacheCap.ts).
   const engine = new EngineService(context.asAbsolutePath('dist/engineWorker.js'), output, context.storageUri?.fsPath);

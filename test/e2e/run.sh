@@ -23,7 +23,8 @@ t0=$SECONDS
 vsix="${GITOPS_VSIX:-$repo_root/dist/gitops-preview.vsix}"
 [[ -s "$vsix" ]] || die "no $vsix: run make package (bash scripts/package.sh) first"
 [[ -d node_modules/tsx ]] || die "tsx is missing from node_modules (npm ci at the repo root)"
-mapfile -t scenarios < <(find test/e2e/scenarios -name '*.test.ts' -type f | sort)
+# E2E_SCENARIOS: a file-name glob to run some scenario files only (e.g. '05-*').
+mapfile -t scenarios < <(find test/e2e/scenarios -name "${E2E_SCENARIOS:-*}.test.ts" -type f | sort)
 [[ ${#scenarios[@]} -gt 0 ]] || die "no test/e2e/scenarios/*.test.ts"
 
 bash "$here/install.sh"

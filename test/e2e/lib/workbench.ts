@@ -149,6 +149,30 @@ export class Workbench {
   }
 
   /** Rows of the tree view with the given id (contributed view), as their accessible labels. */
+  /**
+   * What a failed wait needs to be understood from CI's output alone: the view's message (e.g.
+   * "Indexing the workspace…"), and the newest extension host's log and the extension's output
+   * channel (code-server writes both under the user-data folder).
+   */
+  async diagnose(viewTitle: string): Promise<string> {
+    const pane = this.viewPane(viewTitle);
+    const message = await pane.locator('.message, .welcome-view-content').allTextContents().catch(() => []);
+    const logs = path.join(this.env.userData, 'logs');
+    const files = (dir: string): string[] =>
+      fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)])) : [];
+    const hosts = files(logs).filter((f) => /exthost\d+[/\\]remoteexthost\.log$/.test(f));
+    const newest = hosts.sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b).mtimeMs).at(-1);
+    const parts = [`view message: ${JSON.stringify(message)}`];
+    if (newest) {
+      const dir = path.dirname(newest);
+      parts.push(`${newest}:\n${fs.readFileSync(newest, 'utf8').split('\n').slice(-60).join('\n')}`);
+      for (const f of files(dir).filter((f) => f.endsWith('GitOps Preview.log'))) parts.push(`${f}:\n${fs.readFileSync(f, 'utf8').slice(-4000)}`);
+    }
+    const agent = files(logs).filter((f) => f.endsWith('remoteagent.log')).at(-1);
+    if (agent) parts.push(`${agent}:\n${fs.readFileSync(agent, 'utf8').split('\n').slice(-30).join('\n')}`);
+    return parts.join('\n');
+  }
+
   async treeRows(viewTitle: string): Promise<string[]> {
     const pane = this.viewPane(viewTitle);
     return pane.locator('.monaco-list-row').evaluateAll((els) =>

@@ -57,8 +57,9 @@ test('a two-folder workspace shows both folders as top-level nodes, each with it
       await firstCluster.first().locator('.monaco-tl-twistie').click();
     }
     return undefined;
-  }, 120_000).catch((err: Error) => {
-    throw new Error(`${err.message}; rows in view:\n${seen.join('\n')}`);
+  }, 120_000).catch(async (err: Error) => {
+    await wb.screenshot('05-multiroot-failed');
+    throw new Error(`${err.message}; rows in view:\n${seen.join('\n')}\n${await wb.diagnose('Flux')}`);
   });
   await wb.widenSideBar(560);
   await wb.screenshot('05-multiroot');

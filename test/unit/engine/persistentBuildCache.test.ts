@@ -272,6 +272,7 @@ test('an entry of the wrong shape is dropped and built again: no command fails o
       ['a build that is a string', (v) => ((v as { build: unknown }).build = 'ok')],
       ['reads that are not read kinds', (v) => (v.reads[Object.keys(v.reads)[0]] = 42)],
     ];
+    let lastBroken = '';
     for (const [what, breakEntry] of broken) {
       const text = saved
         .split('\n')
@@ -284,11 +285,14 @@ test('an entry of the wrong shape is dropped and built again: no command fails o
         })
         .join('\n');
       fs.writeFileSync(file, text);
+      lastBroken = text;
       const run = await checkCli(root);
       assert.equal(run.code, 0, `${what}: ${run.stderr}`);
       assert.deepEqual(run.diagnostics, baseline.diagnostics, what);
     }
-    // The engine drops it with a log line, builds again and saves the new build over it.
+    // The engine drops it with a log line, builds again and saves the new build over it. (The
+    // command before may have saved its own build over the broken one: it is written again.)
+    fs.writeFileSync(file, lastBroken);
     const logs: string[] = [];
     const again = nodeEngine({ debounceMs: 0 });
     again.onEvent((e) => e.type === 'log' && logs.push(e.message));
