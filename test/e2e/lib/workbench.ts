@@ -60,7 +60,14 @@ export class Workbench {
     return wb;
   }
 
+  /**
+   * Leaves the workbench as a person closing the tab does: its unload ends the remote connection
+   * gracefully, so code-server disposes this window's extension host (and the extension's engine)
+   * at once. Killing the browser instead only drops the socket, and code-server keeps the host for
+   * a reconnection for minutes: every later scenario then shares the machine with all of them.
+   */
   async close(): Promise<void> {
+    await this.page.goto('about:blank', { timeout: 10_000 }).catch(() => undefined);
     await this.context.close().catch(() => undefined);
     fs.rmSync(this.profileDir, { recursive: true, force: true });
   }
