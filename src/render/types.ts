@@ -73,4 +73,10 @@ export interface HelmRenderResult extends RenderResult {
   chart: string;
   /** The merged values passed to helm (valuesFrom in order, then spec.values). SOPS values are masked. */
   values: unknown;
+  /** The chart's `crds/` folder (subcharts' included), rendered whatever `install.crds` says (`objects` holds them unless it is Skip). */
+  chartCrds: RenderedObject[];
+  /** Why the values differ from the cluster's (a valuesFrom object outside the workspace, masked values); among `warnings` too. */
+  incompleteValues: string[];
+  /** The chart used: Chart.yaml's name and version, and the sha256 naming its content (package, or the workspace folder's files). */
+  chartInfo: { name: string; version: string; digest: string; from: 'workspace' | 'chart cache' };
 }
