@@ -32,6 +32,7 @@ import { isTargetKind, matches, refOfApplied, refOfObject, targetNodes, type Tar
 import { TreeIndex } from './tree';
 import type { BuildCache } from './buildCache';
 import { folderGraph, graphLive, selectionOf, selectionOfTreeNode } from './graph';
+import type { HelmModelOptions } from '../render/helmModel';
 
 export interface EngineOptions {
   /** The filesystem (disk in the worker and CLI, memory in tests). */
@@ -50,6 +51,11 @@ export interface EngineOptions {
   builds?: boolean;
   /** Limits of each folder's reading and of each refinement's builds (core/budgets.ts); default DEFAULT_BUDGETS. */
   budgets?: Budgets;
+  /**
+   * The chart cache HelmReleases are rendered into the model from (read, never filled: the model
+   * makes no network request); absent: workspace charts only.
+   */
+  charts?: HelmModelOptions;
 }
 
 type Handler<M extends EngineMethod> = (params: ParamsOf<M>, signal: AbortSignal) => ResultOf<M> | Promise<ResultOf<M>>;
@@ -133,7 +139,7 @@ export class Engine {
       const cache = this.options.buildCache?.(root, settings, roots, (m) => this.log(m));
       if (cache) this.caches.set(root, cache);
     }
-    this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root) } : undefined, this.options.budgets));
+    this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root), charts: this.options.charts } : undefined, this.options.budgets));
     for (const f of this.folders) f.model();
     this.indexing = false;
     this.flush();
@@ -234,6 +240,7 @@ export class Engine {
                 this.timings.modelMs += r.modelMs;
               }
               if (r?.rendered) this.log(`[builds] ${f.root}: ${r.rendered} Kustomization build(s) in ${r.rounds} round(s), ${Math.round(performance.now() - t0)} ms${r.pending ? `, ${r.pending} still pending` : ''}`);
+              if (r?.helm?.rendered) this.log(`[builds] ${f.root}: ${r.helm.rendered} HelmRelease render(s), ${Math.round(r.helm.renders.reduce((n, x) => n + x.ms, 0))} ms`);
             } catch (err) {
               this.log(`[builds] failed: ${(err as Error).stack ?? err}`);
             }

@@ -1,0 +1,119 @@
+/**
+ * Every HelmRelease of a folder rendered into its model (core/helm/install.ts), off the editor
+ * thread, as the Kustomization builds are (refine.ts): the model asks for each HelmRelease's install
+ * by a key digesting all its render's inputs (render/helmModel.ts: the chart's content digest, the
+ * merged values, release name and namespace, the Kubernetes version…); the refiner renders the keys
+ * it lacks once the Kustomization builds are done (a HelmRelease is then seen as its parent's build
+ * produces it), keeps them in the folder's build cache, and has the model rebuilt. An edit that
+ * leaves a HelmRelease's inputs alone leaves its key, hence its render; one that changes them
+ * renders that HelmRelease alone again.
+ *
+ * Only charts at hand are rendered: a workspace chart, or one already in the chart cache. The
+ * model never fetches: a chart that is not at hand is an answer of its own (`atHand: false`), and
+ * the checks fall back to the known-charts table for it.
+ */
+import type { HelmReleaseNode, RepoModel } from '../core/model/graph';
+import type { HelmInstall } from '../core/helm/install';
+import { clusterKubeVersion } from '../core/helm/kubeVersion';
+import type { Repo } from '../core/repo';
+import type { Workspace } from '../core/workspace/workspace';
+import { ChartsAtHand, chartCacheOf, helmRenderKey, renderHelmInstall, type HelmModelOptions } from '../render/helmModel';
+import type { RenderOptions } from '../render/types';
+import type { BuildCache } from './buildCache';
+import { asCachedHelmInstall } from './cachedHelmInstall';
+import { wasmModule } from './wasm/pool';
+
+/** Cache keys of HelmRelease renders, apart from Kustomization build keys in the same cache. */
+const CACHE_PREFIX = 'helm:';
+
+export interface HelmRefineResult {
+  /** HelmReleases rendered (not answered from a cache). */
+  rendered: number;
+  /** Each render's time, by HelmRelease. */
+  renders: { name: string; ms: number }[];
+}
+
+export class HelmRefiner {
+  /** Renders of this session by key. */
+  private readonly live = new Map<string, HelmInstall>();
+  /** "Not at hand" answers by message, so an unchanged answer is the same object (no model rebuild). */
+  private readonly missing = new Map<string, HelmInstall>();
+  private readonly charts: ChartsAtHand;
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly cache: BuildCache,
+    options: HelmModelOptions = {},
+  ) {
+    this.charts = new ChartsAtHand(chartCacheOf(options));
+  }
+
+  /** The model's lookup (BuildOptions.helmInstalls). */
+  readonly lookup = (hr: HelmReleaseNode, model: RepoModel): HelmInstall | undefined => {
+    const asked = this.ask(hr, model);
+    return asked.install;
+  };
+
+  private ask(hr: HelmReleaseNode, model: RepoModel): { install: HelmInstall | undefined; key?: string; kube?: { version: string; origin: string } } {
+    const kube = clusterKubeVersion(model, hr.applied.cluster);
+    const key = helmRenderKey(model, hr, kube.version, this.charts);
+    if (!key.ok) {
+      let answer = this.missing.get(key.message);
+      if (!answer) this.missing.set(key.message, (answer = { ok: false, atHand: false, message: key.message }));
+      return { install: answer };
+    }
+    const live = this.live.get(key.key);
+    if (live) return { install: live, key: key.key, kube };
+    const cached = this.cache.get(CACHE_PREFIX + key.key);
+    if (cached) {
+      const value = asCachedHelmInstall(cached.value);
+      if (typeof value === 'string') this.cache.drop(CACHE_PREFIX + key.key, value);
+      else {
+        this.live.set(key.key, value);
+        return { install: value, key: key.key, kube };
+      }
+    }
+    return { install: undefined, key: key.key, kube };
+  }
+
+  /**
+   * Renders the HelmReleases whose install the model lacks, then has the model rebuilt when any
+   * answer changed. Stops early, with what it has, when the workspace changes meanwhile or
+   * `signal` aborts.
+   */
+  async refine(repo: Repo, opts: Pick<RenderOptions, 'signal' | 'timeoutMs' | 'env'>): Promise<HelmRefineResult> {
+    // The chart cache and chart folders may have changed since the last pass (a `build hr` fetched
+    // a chart, a template was edited): look again, once.
+    this.charts.newPass();
+    const model = repo.model();
+    const version = this.ws.version;
+    const pending = new Map<string, { hr: HelmReleaseNode; kube: { version: string; origin: string } }>();
+    let changed = false;
+    for (const cluster of model.clusters) {
+      for (const hr of cluster.helmReleases) {
+        const asked = this.ask(hr, model);
+        if (asked.install !== hr.install) changed = true;
+        if (!asked.install && asked.key && !pending.has(asked.key)) pending.set(asked.key, { hr, kube: asked.kube! });
+      }
+    }
+    const renders: HelmRefineResult['renders'] = [];
+    const queue = [...pending];
+    const stopped = () => this.ws.version !== version || !!opts.signal?.aborted;
+    const worker = async () => {
+      for (let next = queue.shift(); next && !stopped(); next = queue.shift()) {
+        const [key, { hr, kube }] = next;
+        const t0 = performance.now();
+        const install = await renderHelmInstall(model, hr, kube, this.charts, opts);
+        renders.push({ name: `${hr.applied.namespace ?? 'default'}/${hr.applied.name}`, ms: performance.now() - t0 });
+        // A render of files that changed while it ran describes neither the old nor the new content.
+        if (!install || this.ws.version !== version) continue;
+        this.live.set(key, install);
+        this.cache.set(CACHE_PREFIX + key, { reads: {}, value: { install } });
+      }
+    };
+    // One render more than helm instances is prepared at a time (its chart read, its values merged).
+    await Promise.all(Array.from({ length: Math.min(queue.length, wasmModule('helm').size + 1) }, worker));
+    if (renders.length || changed) repo.invalidate();
+    return { rendered: renders.length, renders };
+  }
+}
