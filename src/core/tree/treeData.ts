@@ -1,8 +1,9 @@
-import type { AppliedObject, ClusterModel, KustomizationNode, RepoModel } from '../model/graph';
+import type { AppliedObject, ClusterModel, HelmReleaseNode, KustomizationNode, RepoModel } from '../model/graph';
 import type { KubeObject } from '../model/objects';
 import { docLine } from '../yaml/document';
 import { terminalName } from '../escape/terminal';
 import { bootstrapFacts } from '../bootstrap/index';
+import { installGroups } from './helmInstalls';
 
 /** The `gitops-preview tree --format json` contract. */
 export interface TreeObjectEntry {
@@ -142,6 +143,15 @@ export function treeText(model: RepoModel): string {
       const last = i === items.length - 1;
       lines.push(`${prefix}${last ? '└── ' : '├── '}${label(a)}`);
       if (a.flux?.kind === 'Kustomization') walk(a.flux, prefix + (last ? '    ' : '│   '));
+      if (a.flux?.kind === 'HelmRelease') installs(a.flux, prefix + (last ? '    ' : '│   '));
+    });
+  };
+  // What a rendered HelmRelease installs: its CRDs first, then its objects in helm's install order.
+  const installs = (hr: HelmReleaseNode, prefix: string) => {
+    const objects = installGroups(hr, '').flatMap((g) => g.objects);
+    objects.forEach((o, i) => {
+      const ns = o.metadata.namespace;
+      lines.push(`${prefix}${i === objects.length - 1 ? '└── ' : '├── '}${terminalName(`${o.kind}/${ns ? ns + '/' : ''}${o.metadata.name}`)}`);
     });
   };
   for (const cluster of model.clusters) {
