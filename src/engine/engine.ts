@@ -240,22 +240,39 @@ export class Engine {
                 this.timings.modelMs += r.modelMs;
               }
               if (r?.rendered) this.log(`[builds] ${f.root}: ${r.rendered} Kustomization build(s) in ${r.rounds} round(s), ${Math.round(performance.now() - t0)} ms${r.pending ? `, ${r.pending} still pending` : ''}`);
-              if (r?.helm?.rendered) this.log(`[builds] ${f.root}: ${r.helm.rendered} HelmRelease render(s), ${Math.round(r.helm.renders.reduce((n, x) => n + x.ms, 0))} ms`);
             } catch (err) {
               this.log(`[builds] failed: ${(err as Error).stack ?? err}`);
             }
           }
-          if (!this.refineWanted) {
-            this.tree.reset();
-            this.emit({ type: 'changed', version: this.version() });
-            this.publishDiagnostics();
+          if (this.refineWanted) continue;
+          this.published();
+          // Then what the HelmReleases install (seconds per chart render on a cold cache): its
+          // diagnostics follow when any answer changed.
+          let changed = false;
+          for (const f of this.folders) {
+            const t0 = performance.now();
+            try {
+              const h = await f.refineHelm({});
+              if (h?.changed) changed = true;
+              if (h?.rendered) this.log(`[builds] ${f.root}: ${h.rendered} HelmRelease render(s), ${Math.round(performance.now() - t0)} ms${h.pending ? `, ${h.pending} left for the next pass (time budget)` : ''}`);
+            } catch (err) {
+              this.log(`[builds] HelmRelease renders failed: ${(err as Error).stack ?? err}`);
+            }
           }
+          if (changed && !this.refineWanted) this.published();
         }
       } finally {
         this.refining = undefined;
       }
     })();
     return this.refining;
+  }
+
+  /** The refined tree and diagnostics, sent. */
+  private published(): void {
+    this.tree.reset();
+    this.emit({ type: 'changed', version: this.version() });
+    this.publishDiagnostics();
   }
 
   private publishDiagnostics(): void {

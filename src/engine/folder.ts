@@ -39,7 +39,7 @@ export class Folder {
     host: WorkspaceHost,
     options: BuildOptions,
     builds?: { cache?: BuildCache; charts?: HelmModelOptions },
-    budgets: Budgets = DEFAULT_BUDGETS,
+    private readonly budgets: Budgets = DEFAULT_BUDGETS,
   ) {
     let refiner: Refiner | undefined;
     let helmRefiner: HelmRefiner | undefined;
@@ -70,18 +70,18 @@ export class Folder {
     return this.refiner?.startEarly(opts) ?? false;
   }
 
+  /** Renders the Kustomization builds the model lacks, rebuilding it until none is pending. */
+  async refine(opts: RenderOptions): Promise<RefineResult | undefined> {
+    return this.refiner?.refine(this.repo, opts);
+  }
+
   /**
-   * Renders the Kustomization builds the model lacks, rebuilding it until none is pending, then the
-   * HelmReleases (each as its parent's build gives it) whose install the model lacks.
+   * Renders the HelmReleases whose install the model lacks, each as its parent's build gives it:
+   * run after `refine`. Renders of charts such as app-template take seconds each, so the engine
+   * publishes the Kustomization builds' diagnostics first and these after.
    */
-  async refine(opts: RenderOptions): Promise<(RefineResult & { helm?: HelmRefineResult }) | undefined> {
-    if (!this.refiner) return undefined;
-    const version = this.repo.workspace.version;
-    const r = await this.refiner.refine(this.repo, opts);
-    // An edit meanwhile: the engine refines again, and the HelmReleases are rendered from that model.
-    if (this.repo.workspace.version !== version || opts.signal?.aborted || !this.helmRefiner) return r;
-    const helm = await this.helmRefiner.refine(this.repo, { signal: opts.signal, timeoutMs: opts.timeoutMs, env: opts.env });
-    return { ...r, helm };
+  async refineHelm(opts: Pick<RenderOptions, 'signal' | 'timeoutMs' | 'env'>): Promise<HelmRefineResult | undefined> {
+    return this.helmRefiner?.refine(this.repo, opts, this.budgets.buildMs);
   }
 
   /** Whether this folder's builds substitute strictly, as its kustomize-controller does (StrictPostBuildSubstitutions). */

@@ -31,6 +31,10 @@ export interface HelmRefineResult {
   rendered: number;
   /** Each render's time, by HelmRelease. */
   renders: { name: string; ms: number }[];
+  /** Renders left for the next pass: the time budget ran out, or the workspace changed meanwhile. */
+  pending: number;
+  /** Whether any HelmRelease's answer changed, so the model was rebuilt. */
+  changed: boolean;
 }
 
 export class HelmRefiner {
@@ -38,6 +42,12 @@ export class HelmRefiner {
   private readonly live = new Map<string, HelmInstall>();
   /** "Not at hand" answers by message, so an unchanged answer is the same object (no model rebuild). */
   private readonly missing = new Map<string, HelmInstall>();
+  /**
+   * The last answer of each HelmRelease (by cluster and identity): while an edit's render is under
+   * way the model keeps it, as it keeps a Kustomization's stale build, rather than falling back
+   * to the known-charts table for the moment.
+   */
+  private readonly last = new Map<string, HelmInstall>();
   private readonly charts: ChartsAtHand;
 
   constructor(
@@ -50,30 +60,51 @@ export class HelmRefiner {
 
   /** The model's lookup (BuildOptions.helmInstalls). */
   readonly lookup = (hr: HelmReleaseNode, model: RepoModel): HelmInstall | undefined => {
-    const asked = this.ask(hr, model);
-    return asked.install;
+    if (!this.enabled) return undefined;
+    return this.ask(hr, model).install;
   };
 
-  private ask(hr: HelmReleaseNode, model: RepoModel): { install: HelmInstall | undefined; key?: string; kube?: { version: string; origin: string } } {
+  /**
+   * A workspace read from a commit's tree (`changes`' base) has no chart folder on disk to render
+   * from: its HelmReleases are not rendered (what `changes` compares is what Kustomizations apply).
+   */
+  private get enabled(): boolean {
+    return this.ws.hostBytes === undefined;
+  }
+
+  /** The answer for `hr` now: its render, else its last one while the new one is pending (`key` set). */
+  private ask(hr: HelmReleaseNode, model: RepoModel): { install: HelmInstall | undefined; pending?: { key: string; kube: { version: string; origin: string } } } {
     const kube = clusterKubeVersion(model, hr.applied.cluster);
-    const key = helmRenderKey(model, hr, kube.version, this.charts);
+    let key: ReturnType<typeof helmRenderKey>;
+    try {
+      key = helmRenderKey(model, hr, kube.version, this.charts);
+    } catch (err) {
+      // A chart folder that vanished while it was read, say: no answer is worth failing the model's build for.
+      key = { ok: false, message: `its chart could not be read: ${(err as Error).message}` };
+    }
     if (!key.ok) {
       let answer = this.missing.get(key.message);
       if (!answer) this.missing.set(key.message, (answer = { ok: false, atHand: false, message: key.message }));
       return { install: answer };
     }
+    const id = identity(hr);
     const live = this.live.get(key.key);
-    if (live) return { install: live, key: key.key, kube };
+    if (live) {
+      this.last.set(id, live);
+      return { install: live };
+    }
     const cached = this.cache.get(CACHE_PREFIX + key.key);
     if (cached) {
       const value = asCachedHelmInstall(cached.value);
       if (typeof value === 'string') this.cache.drop(CACHE_PREFIX + key.key, value);
       else {
         this.live.set(key.key, value);
-        return { install: value, key: key.key, kube };
+        this.last.set(id, value);
+        return { install: value };
       }
     }
-    return { install: undefined, key: key.key, kube };
+    const stale = this.last.get(id);
+    return { install: stale?.ok === false && !stale.atHand ? undefined : stale, pending: { key: key.key, kube } };
   }
 
   /**
@@ -81,7 +112,9 @@ export class HelmRefiner {
    * answer changed. Stops early, with what it has, when the workspace changes meanwhile or
    * `signal` aborts.
    */
-  async refine(repo: Repo, opts: Pick<RenderOptions, 'signal' | 'timeoutMs' | 'env'>): Promise<HelmRefineResult> {
+  async refine(repo: Repo, opts: Pick<RenderOptions, 'signal' | 'timeoutMs' | 'env'>, budgetMs: number): Promise<HelmRefineResult> {
+    const deadline = performance.now() + budgetMs;
+    if (!this.enabled) return { rendered: 0, renders: [], pending: 0, changed: false };
     // The chart cache and chart folders may have changed since the last pass (a `build hr` fetched
     // a chart, a template was edited): look again, once.
     this.charts.newPass();
@@ -93,27 +126,34 @@ export class HelmRefiner {
       for (const hr of cluster.helmReleases) {
         const asked = this.ask(hr, model);
         if (asked.install !== hr.install) changed = true;
-        if (!asked.install && asked.key && !pending.has(asked.key)) pending.set(asked.key, { hr, kube: asked.kube! });
+        if (asked.pending && !pending.has(asked.pending.key)) pending.set(asked.pending.key, { hr, kube: asked.pending.kube });
       }
     }
     const renders: HelmRefineResult['renders'] = [];
     const queue = [...pending];
-    const stopped = () => this.ws.version !== version || !!opts.signal?.aborted;
+    // Past the budget the rest keep their last answer (or none) until the next pass.
+    const stopped = () => this.ws.version !== version || !!opts.signal?.aborted || performance.now() >= deadline;
     const worker = async () => {
       for (let next = queue.shift(); next && !stopped(); next = queue.shift()) {
         const [key, { hr, kube }] = next;
         const t0 = performance.now();
-        const install = await renderHelmInstall(model, hr, kube, this.charts, opts);
+        const install = await renderHelmInstall(model, hr, kube, this.charts, { ...opts, timeoutMs: Math.max(1, Math.min(opts.timeoutMs ?? Infinity, deadline - performance.now())) });
         renders.push({ name: `${hr.applied.namespace ?? 'default'}/${hr.applied.name}`, ms: performance.now() - t0 });
         // A render of files that changed while it ran describes neither the old nor the new content.
         if (!install || this.ws.version !== version) continue;
         this.live.set(key, install);
         this.cache.set(CACHE_PREFIX + key, { reads: {}, value: { install } });
+        done++;
       }
     };
+    let done = 0;
     // One render more than helm instances is prepared at a time (its chart read, its values merged).
     await Promise.all(Array.from({ length: Math.min(queue.length, wasmModule('helm').size + 1) }, worker));
     if (renders.length || changed) repo.invalidate();
-    return { rendered: renders.length, renders };
+    return { rendered: renders.length, renders, pending: pending.size - done, changed: renders.length > 0 || changed };
   }
+}
+
+function identity(hr: HelmReleaseNode): string {
+  return `${hr.applied.cluster.name}|${hr.applied.namespace ?? ''}|${hr.applied.name}`;
 }

@@ -143,6 +143,14 @@ spec:
   return root.split(path.sep).join('/');
 }
 
+/** The Kustomization builds, then the HelmRelease renders, as the engine runs them; the renders' result. */
+async function refined(f: Folder) {
+  await f.refine({ allowNetwork: false });
+  const helm = await f.refineHelm({});
+  assert.ok(helm);
+  return helm;
+}
+
 function folderOf(root: string, cacheDir: string | null, cache = new MemoryBuildCache()): Folder {
   return new Folder(root, diskHost, { sha256, remotes: ['https://example.com/fleet.git'], checkout: { branch: 'main' } }, { cache, charts: { cacheDir } });
 }
@@ -176,7 +184,7 @@ test('a CRD chart the known-charts table lacks is a CRD provider once its chart 
 
   // Not at hand: the provider is unknown, so nothing is said (the old behaviour, and the fallback).
   const without = folderOf(root, null);
-  await without.refine({ allowNetwork: false });
+  await refined(without);
   const bare = without.model();
   assert.deepEqual(crdOrder(bare), []);
   const missing = hrOf(bare, 'external-dns').install;
@@ -189,8 +197,7 @@ test('a CRD chart the known-charts table lacks is a CRD provider once its chart 
   // In the chart cache: rendered, and its crds/ folder provides DNSEndpoint.
   const cache = chartCache('cache-provider', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
   const withChart = folderOf(root, cache);
-  const refined = await withChart.refine({ allowNetwork: false });
-  assert.equal(refined?.helm?.rendered, 2, 'external-dns from the cache, podinfo from the workspace');
+  assert.equal((await refined(withChart)).rendered, 2, 'external-dns from the cache, podinfo from the workspace');
   const model = withChart.model();
   const install = hrOf(model, 'external-dns').install;
   assert.ok(install?.ok, JSON.stringify(install));
@@ -212,7 +219,7 @@ test('install.crds: Skip leaves the crds/ folder out; the tree shows what each r
   const root = writeRepo('skip', '  install:\n    crds: Skip\n');
   const cache = chartCache('cache-skip', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
   const f = folderOf(root, cache);
-  await f.refine({ allowNetwork: false });
+  await refined(f);
   const model = f.model();
   assert.deepEqual(crdOrder(model), [], 'no CRD is installed, so none is missing either');
 
@@ -246,36 +253,37 @@ test('a render is kept until its inputs change, and only that HelmRelease is ren
   const chart = chartCache('cache-rerender', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
   const builds = new MemoryBuildCache();
   const f = folderOf(root, chart, builds);
-  assert.equal((await f.refine({ allowNetwork: false }))?.helm?.rendered, 2);
+  assert.equal((await refined(f)).rendered, 2);
   const first = hrOf(f.model(), 'podinfo').install;
-  assert.deepEqual((await f.refine({ allowNetwork: false }))?.helm?.renders, [], 'nothing changed');
+  assert.deepEqual((await refined(f)).renders, [], 'nothing changed');
 
   // A folder opened again with the same build cache (a persisted one, say) renders nothing.
   const reopened = folderOf(root, chart, builds);
-  const warm = await reopened.refine({ allowNetwork: false });
-  assert.equal(warm?.helm?.rendered, 0);
+  const warm = await refined(reopened);
+  assert.equal(warm.rendered, 0);
   assert.ok(hrOf(reopened.model(), 'external-dns').install?.ok);
 
   // An edit elsewhere keeps every render.
   const endpoint = `${root}/records/endpoint.yaml`;
   f.repo.setBuffer(endpoint, fs.readFileSync(endpoint, 'utf8').replace('name: home', 'name: office'));
-  assert.deepEqual((await f.refine({ allowNetwork: false }))?.helm?.renders, []);
+  assert.deepEqual((await refined(f)).renders, []);
   assert.equal(hrOf(f.model(), 'podinfo').install, first, 'the very same install');
 
-  // A value of one HelmRelease: that one alone.
+  // A value of one HelmRelease: that one alone; its last render stands until the new one is in.
+  const replicas = (install: HelmReleaseNode['install']) => (install?.ok ? (install.objects.find((o) => o.kind === 'Deployment')?.spec as { replicas?: number })?.replicas : undefined);
   const release = `${root}/web/release.yaml`;
   f.repo.setBuffer(release, fs.readFileSync(release, 'utf8').replace('replicaCount: 2', 'replicaCount: 3'));
-  const again = await f.refine({ allowNetwork: false });
-  assert.deepEqual(again?.helm?.renders.map((r) => r.name), ['web/podinfo']);
-  const install = hrOf(f.model(), 'podinfo').install;
-  assert.ok(install?.ok);
-  assert.equal(install.objects.find((o) => o.kind === 'Deployment')?.spec && (install.objects.find((o) => o.kind === 'Deployment')!.spec as any).replicas, 3);
+  await f.refine({ allowNetwork: false });
+  assert.equal(replicas(hrOf(f.model(), 'podinfo').install), 2, 'stale while its render is pending');
+  const again = await f.refineHelm({});
+  assert.deepEqual(again?.renders.map((r) => r.name), ['web/podinfo']);
+  assert.equal(replicas(hrOf(f.model(), 'podinfo').install), 3);
 
   // A file of the workspace chart: its digest changes, so its release is rendered again.
   fs.appendFileSync(`${root}/charts/podinfo/templates/extra.yaml`, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n');
   f.repo.fileChanged(`${root}/charts/podinfo/templates/extra.yaml`);
-  const chartEdit = await f.refine({ allowNetwork: false });
-  assert.deepEqual(chartEdit?.helm?.renders.map((r) => r.name), ['web/podinfo']);
+  const chartEdit = await refined(f);
+  assert.deepEqual(chartEdit.renders.map((r) => r.name), ['web/podinfo']);
   assert.ok((hrOf(f.model(), 'podinfo').install as any).objects.some((o: any) => o.kind === 'ConfigMap' && o.metadata.name === 'extra'));
 
 });
