@@ -32,6 +32,16 @@ export interface TreeSourceEntry extends TreeObjectEntry {
   rootOrigin: string | null;
 }
 
+export interface TreeHelmReleaseEntry extends TreeObjectEntry {
+  /**
+   * What the release installs (`Kind/namespace/name`, CRDs first), from its render; null when it
+   * has none (its chart is not at hand, the render failed, or the model was not refined).
+   */
+  installs: string[] | null;
+  /** The chart rendered (`name version`, and where it was found); null without a render. */
+  chart: { name: string; version: string; from: string; digest: string; kubeVersion: string } | null;
+}
+
 export interface TreeNodeEntry {
   kind: string;
   name: string;
@@ -56,7 +66,7 @@ export interface TreeBootstrapEntry {
 export interface TreeJson {
   clusters: { name: string; root: TreeNodeEntry; bootstrap: TreeBootstrapEntry[] }[];
   kustomizations: TreeKustomizationEntry[];
-  helmReleases: TreeObjectEntry[];
+  helmReleases: TreeHelmReleaseEntry[];
   sources: TreeSourceEntry[];
   unapplied: TreeObjectEntry[];
 }
@@ -122,7 +132,12 @@ export function treeJson(model: RepoModel): TreeJson {
         applies: ks.applies.filter((a) => a.flux).map((a) => fluxId(a.kind, a.namespace, a.name)),
       });
     }
-    for (const hr of cluster.helmReleases) out.helmReleases.push(entry(root, hr.applied));
+    for (const hr of cluster.helmReleases) {
+      const install = hr.install?.ok ? hr.install : undefined;
+      const installs = install ? installGroups(hr, '').flatMap((g) => g.objects.map((o) => fluxId(o.kind, o.metadata.namespace, o.metadata.name))) : null;
+      const chart = install ? { ...install.chart, kubeVersion: install.kubeVersion.version } : null;
+      out.helmReleases.push({ ...entry(root, hr.applied), installs, chart });
+    }
     const roots = sourceRootsOf(cluster);
     for (const src of cluster.sources) {
       const r = roots.get(src.applied.object.id);

@@ -17,7 +17,7 @@ import { diskHost } from '../../../src/node/fsHost';
 import { checkModel } from '../../../src/core/checks/index';
 import { KNOWN_CHARTS } from '../../../src/core/checks/knownCharts';
 import { childrenOf, present, rootNodes, type TreeNode } from '../../../src/core/tree/viewModel';
-import { treeText } from '../../../src/core/tree/treeData';
+import { treeJson, treeText } from '../../../src/core/tree/treeData';
 import type { HelmReleaseNode, RepoModel } from '../../../src/core/model/graph';
 import { storeChart, writeRef } from '../../../src/render/charts/cache';
 import { chartCacheKey } from '../../../src/render/charts/fetch';
@@ -193,6 +193,10 @@ test('a CRD chart the known-charts table lacks is a CRD provider once its chart 
   const bareTip = present(treeNodeOf(bare, 'external-dns'), bare).tooltip ?? '';
   assert.match(bareTip, /Not rendered: chart external\\-dns\\@1\\.21\\.1 from .* is not in the workspace.*no chart cache is read/);
   assert.match(bareTip, /CRDs it installs unknown \(its chart is not in the known-charts table\)/);
+  const bareJson = treeJson(bare).helmReleases;
+  assert.deepEqual(bareJson.find((h) => h.name === 'external-dns')?.installs, null);
+  assert.equal(bareJson.find((h) => h.name === 'external-dns')?.chart, null);
+  assert.equal(bareJson.find((h) => h.name === 'podinfo')?.chart?.from, 'workspace', 'a workspace chart needs no chart cache');
 
   // In the chart cache: rendered, and its crds/ folder provides DNSEndpoint.
   const cache = chartCache('cache-provider', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
@@ -245,6 +249,9 @@ test('install.crds: Skip leaves the crds/ folder out; the tree shows what each r
   assert.equal(item.contextValue, 'resource:Deployment:helm');
   assert.ok(item.location?.file.endsWith('/charts/podinfo/templates/deployment.yaml'), item.location?.file);
 
+  const json = treeJson(model).helmReleases;
+  assert.deepEqual(json.find((h) => h.name === 'podinfo')?.installs, ['Service/web/podinfo', 'Deployment/web/podinfo']);
+  assert.deepEqual(json.find((h) => h.name === 'external-dns')?.chart, { name: 'external-dns', version: '1.21.1', from: 'chart cache', digest: (hrOf(model, 'external-dns').install as { chart: { digest: string } }).chart.digest, kubeVersion: '1.33.0' });
   assert.ok(treeText(model).includes('│   └── HelmRelease/web/podinfo\n│       ├── Service/web/podinfo\n│       └── Deployment/web/podinfo\n'), treeText(model));
 });
 
