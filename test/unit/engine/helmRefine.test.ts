@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { Folder } from '../../../src/engine/folder';
+import { Engine } from '../../../src/engine/engine';
 import { MemoryBuildCache } from '../../../src/engine/memoryBuildCache';
 import { diskHost } from '../../../src/node/fsHost';
 import { checkModel } from '../../../src/core/checks/index';
@@ -293,4 +294,25 @@ test('a render is kept until its inputs change, and only that HelmRelease is ren
   assert.deepEqual(chartEdit.renders.map((r) => r.name), ['web/podinfo']);
   assert.ok((hrOf(f.model(), 'podinfo').install as any).objects.some((o: any) => o.kind === 'ConfigMap' && o.metadata.name === 'extra'));
 
+});
+
+test('the engine sends what the HelmRelease renders change once they are done; check waits for them', { timeout: 300_000 }, async () => {
+  const root = writeRepo('engine');
+  const cacheDir = chartCache('cache-engine', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
+  const engine = new Engine({ host: diskHost, builds: true, debounceMs: 0, charts: { cacheDir }, buildOptions: () => ({ sha256, remotes: ['https://example.com/fleet.git'], checkout: { branch: 'main' } }) });
+  const published: string[][] = [];
+  engine.onEvent((e) => {
+    if (e.type === 'diagnostics') published.push(e.files.flatMap((f) => f.diagnostics.map((d) => `${path.basename(f.file)} ${d.rule}`)));
+  });
+  engine.open([root]);
+  await engine.refined();
+  // The builds' publication finds nothing (external-dns is not in the known-charts table and not
+  // rendered yet), so the first diagnostics sent are the renders'.
+  assert.deepEqual(published, [['endpoint.yaml crd-order']]);
+  const check = await engine.request('check', { root });
+  assert.deepEqual(
+    check.diagnostics.filter((d) => d.rule === 'crd-order').map((d) => path.basename(d.file)),
+    ['endpoint.yaml'],
+  );
+  engine.dispose();
 });
