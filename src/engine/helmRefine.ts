@@ -22,6 +22,7 @@ import type { RenderOptions } from '../render/types';
 import type { BuildCache } from './buildCache';
 import { asCachedHelmInstall } from './cachedHelmInstall';
 import { wasmModule } from './wasm/pool';
+import { DEFAULT_TIMEOUT_MS } from '../render/kustomize';
 
 /** Cache keys of HelmRelease renders, apart from Kustomization build keys in the same cache. */
 const CACHE_PREFIX = 'helm:';
@@ -108,6 +109,16 @@ export class HelmRefiner {
   }
 
   /**
+   * Forgets the answers the current model no longer uses (a session's edits of values make a key
+   * each): the build cache keeps them, bounded, for a reopen or an undo.
+   */
+  private forgetUnused(used: ReadonlySet<HelmInstall>, pending: ReadonlyMap<string, unknown>): void {
+    for (const [key, install] of this.live) if (!used.has(install) && !pending.has(key)) this.live.delete(key);
+    for (const [id, install] of this.last) if (!used.has(install)) this.last.delete(id);
+    for (const [message, install] of this.missing) if (!used.has(install)) this.missing.delete(message);
+  }
+
+  /**
    * Renders the HelmReleases whose install the model lacks, then has the model rebuilt when any
    * answer changed. Stops early, with what it has, when the workspace changes meanwhile or
    * `signal` aborts.
@@ -122,13 +133,16 @@ export class HelmRefiner {
     const version = this.ws.version;
     const pending = new Map<string, { hr: HelmReleaseNode; kube: { version: string; origin: string } }>();
     let changed = false;
+    const used = new Set<HelmInstall>();
     for (const cluster of model.clusters) {
       for (const hr of cluster.helmReleases) {
         const asked = this.ask(hr, model);
         if (asked.install !== hr.install) changed = true;
+        if (asked.install) used.add(asked.install);
         if (asked.pending && !pending.has(asked.pending.key)) pending.set(asked.pending.key, { hr, kube: asked.pending.kube });
       }
     }
+    this.forgetUnused(used, pending);
     const renders: HelmRefineResult['renders'] = [];
     const queue = [...pending];
     // Past the budget the rest keep their last answer (or none) until the next pass.
@@ -137,13 +151,20 @@ export class HelmRefiner {
       for (let next = queue.shift(); next && !stopped(); next = queue.shift()) {
         const [key, { hr, kube }] = next;
         const t0 = performance.now();
-        const install = await renderHelmInstall(model, hr, kube, this.charts, { ...opts, timeoutMs: Math.max(1, Math.min(opts.timeoutMs ?? Infinity, deadline - performance.now())) });
+        const timeoutMs = Math.max(1, Math.min(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, deadline - performance.now()));
+        const rendered = await renderHelmInstall(model, hr, kube, this.charts, { ...opts, timeoutMs });
         renders.push({ name: `${hr.applied.namespace ?? 'default'}/${hr.applied.name}`, ms: performance.now() - t0 });
         // A render of files that changed while it ran describes neither the old nor the new content.
-        if (!install || this.ws.version !== version) continue;
-        this.live.set(key, install);
-        this.cache.set(CACHE_PREFIX + key, { reads: {}, value: { install } });
+        if (rendered === 'cancelled' || this.ws.version !== version) continue;
         done++;
+        if (rendered === 'timeout') {
+          // Kept for this session only (it depends on the machine's load, not on the files), so
+          // that each edit does not spend the time again; a change of its inputs tries again.
+          this.live.set(key, { ok: false, atHand: true, message: `${hr.applied.namespace ?? 'default'}/${hr.applied.name}: helm did not finish its render within ${Math.round(timeoutMs / 1000)} s` });
+          continue;
+        }
+        this.live.set(key, rendered);
+        this.cache.set(CACHE_PREFIX + key, { reads: {}, value: { install: rendered } });
       }
     };
     let done = 0;

@@ -170,8 +170,8 @@ export function helmRenderKey(model: RepoModel, hr: HelmReleaseNode, kubeVersion
 }
 
 /**
- * helm-controller's render of `hr` for the model, from the chart at hand only; undefined when it
- * was cancelled or stopped by time (nothing to keep: it is asked again).
+ * helm-controller's render of `hr` for the model, from the chart at hand only; 'cancelled' (nothing
+ * to keep: it is asked again) or 'timeout' (the machine's load, not the files': the caller decides).
  */
 export async function renderHelmInstall(
   model: RepoModel,
@@ -179,7 +179,7 @@ export async function renderHelmInstall(
   kubeVersion: { version: string; origin: string },
   charts: ChartsAtHand,
   opts: Pick<RenderOptions, 'timeoutMs' | 'signal' | 'env'>,
-): Promise<HelmInstall | undefined> {
+): Promise<HelmInstall | 'cancelled' | 'timeout'> {
   const cacheDir = charts.chartCache;
   const r = await renderHelmReleaseImpl(model, hr, {
     ...opts,
@@ -191,7 +191,7 @@ export async function renderHelmInstall(
     revealSecretValues: false,
   });
   if (!r.ok) {
-    if (r.error.kind === 'cancelled' || r.error.kind === 'timeout' || r.error.kind === 'budget') return undefined;
+    if (r.error.kind === 'cancelled' || r.error.kind === 'timeout') return r.error.kind;
     return { ok: false, atHand: r.error.kind !== 'not-allowed' && r.error.kind !== 'unavailable', message: r.error.message };
   }
   const crdSet = new Set(r.value.chartCrds);
