@@ -18,6 +18,7 @@ import { asArray, asRecord, asString } from '../core/model/objects';
 import { findSource } from '../core/model/sources';
 import { clampVirtual, normalizeVirtual, type SourceView } from '../core/model/view';
 import { kubeVersionProblem } from '../core/flux/validation';
+import { clusterKubeVersion } from '../core/helm/kubeVersion';
 import { describeLocated, helmReleaseValueProblems } from '../core/flux/helmInputs';
 import { helmReleaseValues, mergeMaps } from '../core/flux/helmValues';
 import { getOwn } from '../core/safeRecord';
@@ -145,7 +146,8 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const ref = hr.chartSourceRef;
   const source = ref ? findSource(model.sourceIndex, ref.kind, ref.name, ref.namespace, hr.applied.object.doc.file.path) : undefined;
   const problems = helmReleaseValueProblems(hr, source);
-  const kubeVersion = opts.kubeVersion ?? '1.33.0';
+  // As the model renders it: the version the repository pins for the cluster, else the default.
+  const kubeVersion = opts.kubeVersion ?? clusterKubeVersion(model, hr.applied.cluster).version;
   const kubeProblem = kubeVersionProblem(kubeVersion);
   if (problems.length || kubeProblem) {
     const lines = problems.length ? [describeLocated(problems, model.workspace.root)] : [];

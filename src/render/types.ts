@@ -35,7 +35,10 @@ export interface RenderOptions {
   allowNetwork: boolean;
   /** Only the chart cache is used, even where the network is allowed (CLI `--offline`, setting gitopsPreview.charts.offline). */
   offline?: boolean;
-  /** Kubernetes version passed to `helm template --kube-version` (default 1.33.0, the test cluster's). */
+  /**
+   * Kubernetes version passed to `helm template --kube-version`; default: the version the
+   * repository pins for the cluster, else 1.33.0 (core/helm/kubeVersion.ts).
+   */
   kubeVersion?: string;
   /**
    * kustomize-controller's `--feature-gates=StrictPostBuildSubstitutions` (default on since v1.9):
