@@ -316,3 +316,81 @@ test('the engine sends what the HelmRelease renders change once they are done; c
   );
   engine.dispose();
 });
+
+test("a chart's templated CRDs are installed whatever install.crds says; a cached entry of another shape is rendered again", { timeout: 300_000 }, async () => {
+  const root = path.join(tmp, 'templated').split(path.sep).join('/');
+  const files: Record<string, string> = {
+    'clusters/prod/flux-system/gotk-sync.yaml': `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata:
+  name: flux-system
+  namespace: flux-system
+spec:
+  interval: 1m
+  url: https://example.com/fleet.git
+  ref:
+    branch: main
+---
+${ks('flux-system', '  path: ./clusters/prod\n')}`,
+    'clusters/prod/apps.yaml': `${ks('operator', '  path: ./operator\n')}---\n${ks('widgets', '  path: ./widgets\n')}`,
+    'operator/release.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: widget-operator
+  namespace: widgets
+spec:
+  interval: 1h
+  install:
+    crds: Skip
+  chart:
+    spec:
+      chart: ./charts/widget-operator
+      sourceRef:
+        kind: GitRepository
+        name: flux-system
+        namespace: flux-system
+`,
+    'widgets/widget.yaml': 'apiVersion: example.io/v1\nkind: Widget\nmetadata:\n  name: blue\n  namespace: widgets\n',
+    'charts/widget-operator/Chart.yaml': 'apiVersion: v2\nname: widget-operator\nversion: 0.1.0\n',
+    'charts/widget-operator/values.yaml': 'crds:\n  enabled: true\n',
+    'charts/widget-operator/templates/crd.yaml': `{{- if .Values.crds.enabled }}
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.io
+spec:
+  group: example.io
+  scope: Namespaced
+  names:
+    kind: Widget
+    plural: widgets
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-preserve-unknown-fields: true
+{{- end }}
+`,
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  const builds = new MemoryBuildCache();
+  const f = folderOf(root, null, builds);
+  await refined(f);
+  const findings = crdOrder(f.model());
+  assert.equal(findings.length, 1, findings.join('\n'));
+  assert.match(findings[0], /^Widget blue needs CRD example\.io from HelmRelease widgets\/widget-operator: add dependsOn operator/);
+  const groups = childrenOf(treeNodeOf(f.model(), 'widget-operator')).map((n) => `${present(n, f.model()).label} ${present(n, f.model()).description}`);
+  assert.deepEqual(groups, ['CRDs 1']);
+
+  // An entry of another shape (another version's, a hand edit) is dropped and rendered again.
+  for (const key of [...(builds as unknown as { entries: Map<string, unknown> }).entries.keys()]) if (key.startsWith('helm:')) builds.set(key, { reads: {}, value: { install: { ok: true } } });
+  const reopened = folderOf(root, null, builds);
+  assert.equal((await refined(reopened)).rendered, 1);
+  assert.equal(crdOrder(reopened.model()).length, 1);
+});
