@@ -17,7 +17,7 @@ export async function openWorkspace(dir: string | undefined, io: CliIO): Promise
     throw new UsageError(`${root}: no such directory`);
   }
   if (!stat.isDirectory()) throw new UsageError(`${root}: not a directory`);
-  const engine = nodeEngine({ debounceMs: 0, budgets: io.budgets });
+  const engine = nodeEngine({ debounceMs: 0, budgets: io.budgets, env: io.env });
   await openRefined(engine, [root], { storageDir: defaultStorageDir() });
   // Builds are saved after a quiet period; a command ends before it, so they are saved on exit.
   if (openEngines.size === 0) process.once('exit', () => openEngines.forEach((e) => e.deref()?.dispose()));

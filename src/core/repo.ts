@@ -2,6 +2,7 @@ import { Workspace } from './workspace/workspace';
 import type { WorkspaceHost } from './workspace/host';
 import { ModelBuilder, type BuildOptions, type RepoModel } from './model/graph';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets';
+import { attachHelmInstalls } from './helm/install';
 
 /**
  * A workspace and its model, kept in step: edits re-parse only the changed file, and the graph is
@@ -12,7 +13,12 @@ export class Repo {
   private cached: RepoModel | undefined;
   private readonly builder: ModelBuilder;
 
-  constructor(root: string, host: WorkspaceHost, options: BuildOptions = {}, budgets: Pick<Budgets, 'readBytes'> = DEFAULT_BUDGETS) {
+  constructor(
+    root: string,
+    host: WorkspaceHost,
+    private readonly options: BuildOptions = {},
+    budgets: Pick<Budgets, 'readBytes'> = DEFAULT_BUDGETS,
+  ) {
     this.workspace = new Workspace(root, host, budgets.readBytes);
     this.builder = new ModelBuilder(this.workspace, options);
     this.workspace.load();
@@ -24,7 +30,8 @@ export class Repo {
 
   model(): RepoModel {
     if (!this.cached || this.cached.version !== this.workspace.version || this.cachedGeneration !== this.generation) {
-      this.cached = this.builder.build();
+      // HelmRelease installs are the engine's answers for this model, not part of its structure.
+      this.cached = attachHelmInstalls(this.builder.build(), this.options.helmInstalls);
       this.cachedGeneration = this.generation;
     }
     return this.cached;

@@ -32,6 +32,7 @@ import { isTargetKind, matches, refOfApplied, refOfObject, targetNodes, type Tar
 import { TreeIndex } from './tree';
 import type { BuildCache } from './buildCache';
 import { folderGraph, graphLive, selectionOf, selectionOfTreeNode } from './graph';
+import type { HelmModelOptions } from '../render/helmModel';
 
 export interface EngineOptions {
   /** The filesystem (disk in the worker and CLI, memory in tests). */
@@ -50,6 +51,11 @@ export interface EngineOptions {
   builds?: boolean;
   /** Limits of each folder's reading and of each refinement's builds (core/budgets.ts); default DEFAULT_BUDGETS. */
   budgets?: Budgets;
+  /**
+   * The chart cache HelmReleases are rendered into the model from (read, never filled: the model
+   * makes no network request); absent: workspace charts only.
+   */
+  charts?: HelmModelOptions;
 }
 
 type Handler<M extends EngineMethod> = (params: ParamsOf<M>, signal: AbortSignal) => ResultOf<M> | Promise<ResultOf<M>>;
@@ -133,7 +139,7 @@ export class Engine {
       const cache = this.options.buildCache?.(root, settings, roots, (m) => this.log(m));
       if (cache) this.caches.set(root, cache);
     }
-    this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root) } : undefined, this.options.budgets));
+    this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root), charts: this.options.charts } : undefined, this.options.budgets));
     for (const f of this.folders) f.model();
     this.indexing = false;
     this.flush();
@@ -238,17 +244,35 @@ export class Engine {
               this.log(`[builds] failed: ${(err as Error).stack ?? err}`);
             }
           }
-          if (!this.refineWanted) {
-            this.tree.reset();
-            this.emit({ type: 'changed', version: this.version() });
-            this.publishDiagnostics();
+          if (this.refineWanted) continue;
+          this.published();
+          // Then what the HelmReleases install (seconds per chart render on a cold cache): its
+          // diagnostics follow when any answer changed.
+          let changed = false;
+          for (const f of this.folders) {
+            const t0 = performance.now();
+            try {
+              const h = await f.refineHelm({});
+              if (h?.changed) changed = true;
+              if (h?.rendered) this.log(`[builds] ${f.root}: ${h.rendered} HelmRelease render(s), ${Math.round(performance.now() - t0)} ms${h.pending ? `, ${h.pending} left for the next pass (time budget)` : ''}`);
+            } catch (err) {
+              this.log(`[builds] HelmRelease renders failed: ${(err as Error).stack ?? err}`);
+            }
           }
+          if (changed && !this.refineWanted) this.published();
         }
       } finally {
         this.refining = undefined;
       }
     })();
     return this.refining;
+  }
+
+  /** The refined tree and diagnostics, sent. */
+  private published(): void {
+    this.tree.reset();
+    this.emit({ type: 'changed', version: this.version() });
+    this.publishDiagnostics();
   }
 
   private publishDiagnostics(): void {

@@ -13,6 +13,9 @@ import type { RenderOptions, RenderResult } from '../render/types';
 import type { BuildCache } from './buildCache';
 import type { EngineDiagnostic, FileDiagnostics } from './protocol';
 import { Refiner, type RefineResult } from './refine';
+import { HelmRefiner, type HelmRefineResult } from './helmRefine';
+import { MemoryBuildCache } from './memoryBuildCache';
+import type { HelmModelOptions } from '../render/helmModel';
 
 export class Folder {
   readonly repo: Repo;
@@ -24,18 +27,31 @@ export class Folder {
 
   /** Renders Kustomizations so the model sees every object as its parent's build produces it; absent: the static reading only. */
   private readonly refiner: Refiner | undefined;
+  /** Renders the HelmReleases whose chart is at hand, once the Kustomization builds are done; absent with the static reading. */
+  private readonly helmRefiner: HelmRefiner | undefined;
 
+  /**
+   * `builds.charts`: the chart cache the model's HelmRelease renders may read (never fill); absent:
+   * workspace charts only (tests and corpora stay independent of the machine's cache).
+   */
   constructor(
     readonly root: string,
     host: WorkspaceHost,
     options: BuildOptions,
-    builds?: { cache?: BuildCache },
-    budgets: Budgets = DEFAULT_BUDGETS,
+    builds?: { cache?: BuildCache; charts?: HelmModelOptions },
+    private readonly budgets: Budgets = DEFAULT_BUDGETS,
   ) {
     let refiner: Refiner | undefined;
-    this.repo = new Repo(root, host, builds ? { ...options, builds: (key, node) => refiner?.lookup(key, node) } : options, budgets);
-    if (builds) refiner = new Refiner(this.repo.workspace, builds.cache, budgets);
+    let helmRefiner: HelmRefiner | undefined;
+    const withBuilds: BuildOptions = { ...options, builds: (key, node) => refiner?.lookup(key, node), helmInstalls: (hr, model) => helmRefiner?.lookup(hr, model) };
+    this.repo = new Repo(root, host, builds ? withBuilds : options, budgets);
+    if (builds) {
+      const cache = builds.cache ?? new MemoryBuildCache();
+      refiner = new Refiner(this.repo.workspace, cache, budgets);
+      helmRefiner = new HelmRefiner(this.repo.workspace, cache, builds.charts ?? { cacheDir: null });
+    }
     this.refiner = refiner;
+    this.helmRefiner = helmRefiner;
   }
 
   model(): RepoModel {
@@ -57,6 +73,15 @@ export class Folder {
   /** Renders the Kustomization builds the model lacks, rebuilding it until none is pending. */
   async refine(opts: RenderOptions): Promise<RefineResult | undefined> {
     return this.refiner?.refine(this.repo, opts);
+  }
+
+  /**
+   * Renders the HelmReleases whose install the model lacks, each as its parent's build gives it:
+   * run after `refine`. Renders of charts such as app-template take seconds each, so the engine
+   * publishes the Kustomization builds' diagnostics first and these after.
+   */
+  async refineHelm(opts: Pick<RenderOptions, 'signal' | 'timeoutMs' | 'env'>): Promise<HelmRefineResult | undefined> {
+    return this.helmRefiner?.refine(this.repo, opts, this.budgets.buildMs);
   }
 
   /** Whether this folder's builds substitute strictly, as its kustomize-controller does (StrictPostBuildSubstitutions). */

@@ -32,8 +32,10 @@ function persistentCache(root: string, settings: EngineSettings, roots: readonly
 }
 
 /** An engine over the disk (worker and CLI), building every cluster from its root down. */
-export function nodeEngine(options: { debounceMs?: number; budgets?: Budgets } = {}): Engine {
-  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, buildCache: persistentCache, builds: true, budgets: options.budgets });
+export function nodeEngine(options: { debounceMs?: number; budgets?: Budgets; env?: NodeJS.ProcessEnv } = {}): Engine {
+  // HelmReleases render from the user's chart cache (the one `build hr` and drift fill).
+  const charts = { env: options.env ?? process.env };
+  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, buildCache: persistentCache, builds: true, budgets: options.budgets, charts });
 }
 
 /**

@@ -7,6 +7,7 @@
  * as WebAssembly over in-memory copies of the chart's files.
  */
 import { parseYaml, QUIET } from '../core/yaml/document';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments, stringify as stringifyYaml } from 'yaml';
@@ -17,6 +18,7 @@ import { asArray, asRecord, asString } from '../core/model/objects';
 import { findSource } from '../core/model/sources';
 import { clampVirtual, normalizeVirtual, type SourceView } from '../core/model/view';
 import { kubeVersionProblem } from '../core/flux/validation';
+import { clusterKubeVersion } from '../core/helm/kubeVersion';
 import { describeLocated, helmReleaseValueProblems } from '../core/flux/helmInputs';
 import { helmReleaseValues, mergeMaps } from '../core/flux/helmValues';
 import { getOwn } from '../core/safeRecord';
@@ -40,7 +42,7 @@ function hrLabel(hr: HelmReleaseNode): string {
 }
 
 /** Where the chart comes from: a folder of the workspace, or a chart repository or registry. */
-type ChartLocation = { kind: 'local'; dir: string; view: SourceView; display: string } | { kind: 'remote'; request: ChartRequest; display: string };
+export type ChartLocation = { kind: 'local'; dir: string; view: SourceView; display: string } | { kind: 'remote'; request: ChartRequest; display: string };
 
 function remote(request: ChartRequest): ChartLocation {
   return { kind: 'remote', request, display: describeRequest(request) };
@@ -58,7 +60,7 @@ function sourceViewOf(model: RepoModel, hr: HelmReleaseNode, kind: string, name:
   return undefined;
 }
 
-function locateChart(model: RepoModel, hr: HelmReleaseNode): Result<ChartLocation, RenderError> {
+export function locateChart(model: RepoModel, hr: HelmReleaseNode): Result<ChartLocation, RenderError> {
   const label = hrLabel(hr);
   const spec = asRecord(hr.applied.object.body.spec) ?? {};
   const ref = hr.chartSourceRef;
@@ -100,7 +102,7 @@ function locateChart(model: RepoModel, hr: HelmReleaseNode): Result<ChartLocatio
  * The chart from the chart cache, fetched there first (in process: HTTP index and package, or the
  * OCI distribution API) when it is not cached, the network is allowed and not offline.
  */
-async function remoteChart(loc: Extract<ChartLocation, { kind: 'remote' }>, opts: RenderOptions, label: string): Promise<Result<string, RenderError>> {
+async function remoteChart(loc: Extract<ChartLocation, { kind: 'remote' }>, opts: RenderOptions, label: string): Promise<Result<{ dir: string; digest: string }, RenderError>> {
   // The options that choose a folder to write and the credentials' environment are read as own
   // properties only: nothing inherited (a polluted prototype) can choose them.
   const env = (getOwn(opts, 'env') as NodeJS.ProcessEnv | undefined) ?? process.env;
@@ -111,7 +113,7 @@ async function remoteChart(loc: Extract<ChartLocation, { kind: 'remote' }>, opts
     ? 'charts are not fetched offline: run once without --offline (or gitopsPreview.charts.offline) to fetch it'
     : 'fetching charts is disabled in an untrusted workspace: trust the workspace to fetch it';
   const got = await fetchChart(loc.request, { cacheDir, allowNetwork, noNetworkReason, env, timeoutMs: Math.max(opts.timeoutMs ?? 0, PULL_TIMEOUT_MS), signal: opts.signal });
-  return got.ok ? ok(got.value.dir) : fail(got.kind, `${label}: ${got.error}`);
+  return got.ok ? ok({ dir: got.value.dir, digest: got.value.digest }) : fail(got.kind, `${label}: ${got.error}`);
 }
 
 /**
@@ -144,7 +146,8 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const ref = hr.chartSourceRef;
   const source = ref ? findSource(model.sourceIndex, ref.kind, ref.name, ref.namespace, hr.applied.object.doc.file.path) : undefined;
   const problems = helmReleaseValueProblems(hr, source);
-  const kubeVersion = opts.kubeVersion ?? '1.33.0';
+  // As the model renders it: the version the repository pins for the cluster, else the default.
+  const kubeVersion = opts.kubeVersion ?? clusterKubeVersion(model, hr.applied.cluster).version;
   const kubeProblem = kubeVersionProblem(kubeVersion);
   if (problems.length || kubeProblem) {
     const lines = problems.length ? [describeLocated(problems, model.workspace.root)] : [];
@@ -162,8 +165,10 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   let chartFiles: MemFile[];
   const budget = new InputBudget();
   let readValuesFile: (f: string) => string | undefined;
+  let chartDigest: { digest: string; from: 'workspace' | 'chart cache' };
   if (loc.value.kind === 'local') {
     chartFiles = diskDirFiles(model.workspace, loc.value.dir, budget);
+    chartDigest = { digest: chartFilesDigest(chartFiles), from: 'workspace' };
     const view = loc.value.view;
     readValuesFile = (f) => {
       // source-controller joins values file paths securely: `..` stops at the source root.
@@ -173,7 +178,8 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   } else {
     const fetched = await remoteChart(loc.value, opts, label);
     if (!fetched.ok) return fetched;
-    chartFiles = diskDirFiles(model.workspace, fetched.value, budget);
+    chartFiles = diskDirFiles(model.workspace, fetched.value.dir, budget);
+    chartDigest = { digest: fetched.value.digest, from: 'chart cache' };
     readValuesFile = (f) => {
       const want = normalizeVirtual(f) ?? f;
       const file = chartFiles.find((c) => c.path === want);
@@ -188,14 +194,20 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   }
 
   const values = structuredClone(vals.values);
-  if (maskSops(values)) warnings.push('Some values are SOPS-encrypted: they are shown as *** (never decrypted).');
+  const incompleteValues = [...vals.warnings];
+  if (maskSops(values)) {
+    warnings.push('Some values are SOPS-encrypted: they are shown as *** (never decrypted).');
+    incompleteValues.push('Some values are SOPS-encrypted: they are shown as *** (never decrypted).');
+  }
   const install = asRecord(spec.install) ?? {};
   const crds = asString(install.crds) ?? 'Create';
   const args = {
     releaseName: hr.releaseName,
     namespace,
     kubeVersion,
-    includeCRDs: crds !== 'Skip',
+    // The crds/ folder is always rendered, then kept apart: helm installs it outside the release
+    // manifest (post-renderers never see it), by the CRD policy.
+    includeCRDs: true,
     skipTests: true,
     values,
   };
@@ -203,46 +215,95 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const templated = fromWasm(await wasmModule('helm').call('helm', args, chartFiles, { timeoutMs, signal: opts.signal }), label, 'helm template', budget.describe());
   if (!templated.ok) return templated;
 
-  let manifest = templated.value;
-  // Post-renderers drop helm's `# Source:` comments; remember them by object identity first.
+  // Post-renderers drop helm's `# Source:` comments; remember them by object identity first. A
+  // template (or crds/ file) of several documents names its source on the first one only.
   const origins = new Map<string, RenderedObject['origin']>();
-  for (const doc of parseAllDocuments(manifest, QUIET)) {
-    const o = asRecord(doc.toJS());
-    const origin = sourceComment(`${doc.commentBefore ?? ''}\n${doc.contents?.commentBefore ?? ''}`, loc.value);
+  // Parsed once (a chart's CRDs can be megabytes): each document as helm wrote it and as data.
+  type Parsed = { js: unknown; error?: string };
+  const crdDocs: Parsed[] = [];
+  let manifestDocs: Parsed[] = [];
+  const manifestTexts: string[] = [];
+  let sourcePath = '';
+  for (const doc of parseAllDocuments(templated.value, QUIET)) {
+    const comment = `${doc.commentBefore ?? ''}\n${doc.contents?.commentBefore ?? ''}`;
+    sourcePath = /^ ?Source: (.+)$/m.exec(comment)?.[1].trim() ?? sourcePath;
+    const parsed: Parsed = doc.errors.length ? { js: undefined, error: doc.errors[0].message } : { js: doc.toJS() };
+    const o = asRecord(parsed.js);
+    const origin = sourceComment(comment, loc.value);
     if (o && origin) origins.set(`${o.kind}/${asString(asRecord(o.metadata)?.name)}`, origin);
+    if (CRDS_FOLDER.test(sourcePath)) crdDocs.push(parsed);
+    else {
+      manifestDocs.push(parsed);
+      // The document's own text (from its `---`), so a post-renderer gets what helm wrote.
+      const text = templated.value.slice(doc.range[0], doc.range[2]);
+      manifestTexts.push(text.endsWith('\n') ? text : `${text}\n`);
+    }
   }
   const postRenderers = asArray(spec.postRenderers).map((p) => asRecord(asRecord(p)?.kustomize)).filter((k): k is Record<string, any> => !!k);
-  if (postRenderers.length) {
-    const post = await kustomizePostRender(manifest, postRenderers, opts, label);
+  if (postRenderers.length && manifestDocs.length) {
+    const post = await kustomizePostRender(manifestTexts.join(''), postRenderers, opts, label);
     if (!post.ok) return post;
-    manifest = post.value;
+    manifestDocs = parseAllDocuments(post.value, QUIET).map((doc) => (doc.errors.length ? { js: undefined, error: doc.errors[0].message } : { js: doc.toJS() }));
   }
 
-  const objects: RenderedObject[] = [];
   let hooks = 0;
-  for (const doc of parseAllDocuments(manifest, QUIET)) {
-    if (doc.errors.length) return fail('build-failed', `${label}: helm output is not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
-    const obj = asRecord(doc.toJS());
-    if (!obj) continue;
-    if (asRecord(obj.metadata?.annotations)?.['helm.sh/hook'] !== undefined) {
-      hooks++;
-      continue;
+  const toObjects = (docs: readonly Parsed[]): Result<RenderedObject[], RenderError> => {
+    const out: RenderedObject[] = [];
+    for (const doc of docs) {
+      if (doc.error !== undefined) return fail('build-failed', `${label}: helm output is not valid YAML: ${doc.error.split('\n')[0]}`);
+      const obj = asRecord(doc.js);
+      if (!obj) continue;
+      if (asRecord(obj.metadata?.annotations)?.['helm.sh/hook'] !== undefined) {
+        hooks++;
+        continue;
+      }
+      if (!obj.metadata?.namespace && model.isNamespaced(String(obj.kind))) {
+        obj.metadata ??= {};
+        obj.metadata.namespace = namespace;
+      }
+      maskSops(obj);
+      const common = asRecord(spec.commonMetadata);
+      if (common) setCommonMetadata(obj, asRecord(common.labels), asRecord(common.annotations));
+      obj.metadata.labels = { ...(asRecord(obj.metadata.labels) ?? {}), [HELM_NAME_LABEL]: hr.applied.name, [HELM_NAMESPACE_LABEL]: hrNamespace };
+      const rendered = obj as RenderedObject;
+      const origin = origins.get(`${obj.kind}/${asString(obj.metadata?.name)}`);
+      if (origin) rendered.origin = origin;
+      out.push(rendered);
     }
-    if (!obj.metadata?.namespace && model.isNamespaced(String(obj.kind))) {
-      obj.metadata ??= {};
-      obj.metadata.namespace = namespace;
-    }
-    maskSops(obj);
-    const common = asRecord(spec.commonMetadata);
-    if (common) setCommonMetadata(obj, asRecord(common.labels), asRecord(common.annotations));
-    obj.metadata.labels = { ...(asRecord(obj.metadata.labels) ?? {}), [HELM_NAME_LABEL]: hr.applied.name, [HELM_NAMESPACE_LABEL]: hrNamespace };
-    const rendered = obj as RenderedObject;
-    const origin = origins.get(`${obj.kind}/${asString(obj.metadata?.name)}`);
-    if (origin) rendered.origin = origin;
-    objects.push(rendered);
-  }
+    return ok(out);
+  };
+  const chartCrds = toObjects(crdDocs);
+  if (!chartCrds.ok) return chartCrds;
+  const released = toObjects(manifestDocs);
+  if (!released.ok) return released;
+  const objects = crds === 'Skip' ? released.value : [...chartCrds.value, ...released.value];
   if (hooks) warnings.push(`${hooks} Helm hook object(s) left out: hooks run during install/upgrade and are not part of the release manifest.`);
-  return ok({ objects, warnings, releaseName: hr.releaseName, namespace, chart: loc.value.display, values });
+  return ok({ objects, chartCrds: chartCrds.value, warnings, incompleteValues, releaseName: hr.releaseName, namespace, chart: loc.value.display, chartInfo: chartInfoOf(chartFiles, chartDigest), values });
+}
+
+/** A `# Source:` path of the chart's `crds/` folder or a subchart's (`chart/charts/sub/crds/x.yaml`), as helm names them. */
+const CRDS_FOLDER = /^[^/]+(?:\/charts\/[^/]+)*\/crds\//;
+
+/** Name and version of the chart's Chart.yaml, with the digest that identifies its content. */
+function chartInfoOf(files: readonly MemFile[], digest: { digest: string; from: 'workspace' | 'chart cache' }): HelmRenderResult['chartInfo'] {
+  const file = files.find((f) => f.path === 'Chart.yaml');
+  let meta: Record<string, any> = {};
+  try {
+    meta = asRecord(parseYaml(typeof file?.data === 'string' ? file.data : Buffer.from(file?.data ?? '').toString('utf8'))) ?? {};
+  } catch {
+    // helm read it: it parses.
+  }
+  return { name: asString(meta.name) ?? '', version: String(meta.version ?? ''), ...digest };
+}
+
+/** The sha256 of a chart folder's files (paths and bytes, in path order): what identifies a workspace chart. */
+export function chartFilesDigest(files: readonly MemFile[]): string {
+  const h = createHash('sha256');
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    h.update(`${f.path}\0${f.data.length}\0`);
+    h.update(f.data);
+  }
+  return h.digest('hex');
 }
 
 /** `# Source: chart/templates/x.yaml` → the template file, for local charts. */

@@ -35,7 +35,10 @@ export interface RenderOptions {
   allowNetwork: boolean;
   /** Only the chart cache is used, even where the network is allowed (CLI `--offline`, setting gitopsPreview.charts.offline). */
   offline?: boolean;
-  /** Kubernetes version passed to `helm template --kube-version` (default 1.33.0, the test cluster's). */
+  /**
+   * Kubernetes version passed to `helm template --kube-version`; default: the version the
+   * repository pins for the cluster, else 1.33.0 (core/helm/kubeVersion.ts).
+   */
   kubeVersion?: string;
   /**
    * kustomize-controller's `--feature-gates=StrictPostBuildSubstitutions` (default on since v1.9):
@@ -73,4 +76,10 @@ export interface HelmRenderResult extends RenderResult {
   chart: string;
   /** The merged values passed to helm (valuesFrom in order, then spec.values). SOPS values are masked. */
   values: unknown;
+  /** The chart's `crds/` folder (subcharts' included), rendered whatever `install.crds` says (`objects` holds them unless it is Skip). */
+  chartCrds: RenderedObject[];
+  /** Why the values differ from the cluster's (a valuesFrom object outside the workspace, masked values); among `warnings` too. */
+  incompleteValues: string[];
+  /** The chart used: Chart.yaml's name and version, and the sha256 naming its content (package, or the workspace folder's files). */
+  chartInfo: { name: string; version: string; digest: string; from: 'workspace' | 'chart cache' };
 }

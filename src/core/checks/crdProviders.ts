@@ -1,4 +1,4 @@
-import type { AppliedObject, ClusterModel, HelmReleaseNode, KustomizationNode } from '../model/graph';
+import type { AppliedObject, ClusterModel, HelmReleaseNode, KustomizationNode, RepoModel } from '../model/graph';
 import { asArray, asRecord, asString, objectsOf } from '../model/objects';
 import { findSource, resolveSource } from '../model/sources';
 import { normalizeVirtual } from '../model/view';
@@ -6,6 +6,7 @@ import type { YamlDoc } from '../yaml/document';
 import type { CheckContext } from './context';
 import { chartName, KNOWN_CHARTS } from './knownCharts';
 import { bootstrapReleases } from '../bootstrap/index';
+import { installedCrds } from '../helm/install';
 
 /** Something that makes a CRD exist in a cluster. */
 export interface CrdProvider {
@@ -35,8 +36,10 @@ function add(index: ProviderIndex, key: string, p: CrdProvider) {
 
 /**
  * CRD providers of a cluster, keyed `placement#group/kind` (exact) and `placement#group/*` (group
- * only): CRD documents it applies; HelmReleases of charts in the workspace (their `crds/` folder);
- * and HelmReleases of well-known charts. `install.crds: Skip` provides nothing.
+ * only): CRD documents it applies; HelmReleases by the CRDs their render installs (the chart's own
+ * `crds/` folder under the `install.crds` policy, and templated CRDs); for a HelmRelease without a
+ * render (its chart not at hand), a workspace chart's `crds/` folder read as written, else the
+ * known-charts table, where `install.crds: Skip` provides nothing.
  */
 export function crdProviders(ctx: CheckContext, cluster: ClusterModel): ProviderIndex {
   const index: ProviderIndex = new Map();
@@ -63,22 +66,36 @@ export function crdProviders(ctx: CheckContext, cluster: ClusterModel): Provider
   for (const hr of cluster.helmReleases) {
     const spec = asRecord(hr.applied.object.body.spec) ?? {};
     const preinstalled = bootstrap.has(`${hr.applied.namespace}/${hr.applied.name}`) || bootstrap.has(`${hr.targetNamespace}/${hr.releaseName}`);
-    if (!preinstalled && asString(asRecord(spec.install)?.crds) === 'Skip') continue;
     const where = ctx.targetOf(hr);
     const base = { via: 'helm' as const, applied: hr.applied, helmRelease: hr, ks: hr.applied.appliedBy, doc: hr.applied.object.doc, preinstalled };
     const label = `HelmRelease ${hr.applied.namespace}/${hr.applied.name}`;
+    const install = hr.install;
+    if (install?.ok) {
+      // A bootstrap that installed the release already created the chart's crds/ folder, whatever Flux's policy says.
+      const crds = preinstalled ? [...install.crds.map((object) => ({ object })), ...installedCrds(hr, install).filter((c) => !c.fromCrdsFolder)] : installedCrds(hr, install);
+      const chart = `${install.chart.name} ${install.chart.version}`;
+      for (const { object } of crds) {
+        const crdSpec = asRecord(object.spec);
+        const group = asString(crdSpec?.group);
+        const kind = asString(asRecord(crdSpec?.names)?.kind);
+        if (group && kind) add(index, `${where}#${group}/${kind}`, { ...base, group, kind, description: `${label} (chart ${chart}: CRD ${kind}.${group}, rendered)` });
+      }
+      // Values the render could not see may turn CRDs on: the table still speaks for those.
+      if (!install.incomplete.length) continue;
+    }
+    if (!preinstalled && asString(asRecord(spec.install)?.crds) === 'Skip') continue;
     const local = workspaceChartCrds(ctx, hr);
     if (local) {
       for (const { group, kind } of local) add(index, `${where}#${group}/${kind}`, { ...base, group, kind, description: `${label} (chart CRD ${kind}.${group})` });
       continue;
     }
-    const name = chartOf(ctx, hr);
+    const name = chartOf(ctx.model, hr);
     const known = name ? KNOWN_CHARTS[name] : undefined;
     if (!known) continue;
     if (known.enabledBy && !valuesEnable(spec, known.enabledBy)) continue;
     // A cluster whose root a FluxInstance creates has the Flux Operator (and its CRDs) running already.
     const operator = name === 'flux-operator' && operatorRooted;
-    for (const group of known.groups) add(index, `${where}#${group}/*`, { ...base, preinstalled: preinstalled || operator, group, kind: undefined, description: `${label} (chart ${name})` });
+    for (const group of known.groups) add(index, `${where}#${group}/*`, { ...base, preinstalled: preinstalled || operator, group, kind: undefined, description: `${label} (chart ${name}, known-charts table)` });
   }
   return index;
 }
@@ -87,12 +104,19 @@ export function providersFor(index: ProviderIndex, placement: string, group: str
   return index.get(`${placement}#${group}/${kind}`) ?? index.get(`${placement}#${group}/*`) ?? [];
 }
 
+/** The known-charts table's entry for a HelmRelease's chart (the fallback when the chart is not at hand). */
+export function knownChartOf(model: RepoModel, hr: HelmReleaseNode): { name: string; groups: readonly string[] } | undefined {
+  const name = chartOf(model, hr);
+  const known = name ? KNOWN_CHARTS[name] : undefined;
+  return name && known ? { name, groups: known.groups } : undefined;
+}
+
 /** The chart a HelmRelease installs: `chart.spec.chart`, or the repository name of its chartRef OCIRepository. */
-function chartOf(ctx: CheckContext, hr: HelmReleaseNode): string | undefined {
+function chartOf(model: RepoModel, hr: HelmReleaseNode): string | undefined {
   if (hr.chart) return chartName(hr.chart);
   const ref = hr.chartSourceRef;
   if (!hr.chartRef || !ref || ref.kind !== 'OCIRepository') return undefined;
-  const repo = findSource(ctx.model.sourceIndex, ref.kind, ref.name, ref.namespace, hr.applied.object.doc.file.path);
+  const repo = findSource(model.sourceIndex, ref.kind, ref.name, ref.namespace, hr.applied.object.doc.file.path);
   const url = asString(asRecord(repo?.body.spec)?.url);
   return url ? chartName(url) : undefined;
 }

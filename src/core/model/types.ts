@@ -6,6 +6,7 @@ import type { FluxKind } from '../kinds';
 import type { KubeObject } from './objects';
 import type { BuildLookup, BuildSlot } from './rendered';
 import type { GitCheckout, SourceResolution, SourceIndex } from './sources';
+import type { HelmInstall, HelmInstallLookup } from '../helm/install';
 
 /** A reference to another object (dependsOn entry, sourceRef), with where it is written. */
 export interface Reference {
@@ -71,6 +72,11 @@ export interface HelmReleaseNode extends FluxNodeBase {
   readonly releaseName: string;
   readonly targetNamespace: string;
   readonly storageNamespace: string;
+  /**
+   * What the release installs (core/helm/install.ts), set on every model the engine builds;
+   * undefined without an engine or while its render is still to come.
+   */
+  install?: HelmInstall;
 }
 
 export interface SourceNode extends FluxNodeBase {
@@ -148,4 +154,6 @@ export interface BuildOptions {
    * from its build when there is one, else from the static reading of its files (and it is pending).
    */
   builds?: BuildLookup;
+  /** HelmRelease renders the engine has (core/helm/install.ts): without it, no HelmRelease shows what it installs. */
+  helmInstalls?: HelmInstallLookup;
 }

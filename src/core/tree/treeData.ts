@@ -1,8 +1,9 @@
-import type { AppliedObject, ClusterModel, KustomizationNode, RepoModel } from '../model/graph';
+import type { AppliedObject, ClusterModel, HelmReleaseNode, KustomizationNode, RepoModel } from '../model/graph';
 import type { KubeObject } from '../model/objects';
 import { docLine } from '../yaml/document';
 import { terminalName } from '../escape/terminal';
 import { bootstrapFacts } from '../bootstrap/index';
+import { installGroups } from './helmInstalls';
 
 /** The `gitops-preview tree --format json` contract. */
 export interface TreeObjectEntry {
@@ -31,6 +32,16 @@ export interface TreeSourceEntry extends TreeObjectEntry {
   rootOrigin: string | null;
 }
 
+export interface TreeHelmReleaseEntry extends TreeObjectEntry {
+  /**
+   * What the release installs (`Kind/namespace/name`, CRDs first), from its render; null when it
+   * has none (its chart is not at hand, the render failed, or the model was not refined).
+   */
+  installs: string[] | null;
+  /** The chart rendered (`name version`, and where it was found); null without a render. */
+  chart: { name: string; version: string; from: string; digest: string; kubeVersion: string } | null;
+}
+
 export interface TreeNodeEntry {
   kind: string;
   name: string;
@@ -55,7 +66,7 @@ export interface TreeBootstrapEntry {
 export interface TreeJson {
   clusters: { name: string; root: TreeNodeEntry; bootstrap: TreeBootstrapEntry[] }[];
   kustomizations: TreeKustomizationEntry[];
-  helmReleases: TreeObjectEntry[];
+  helmReleases: TreeHelmReleaseEntry[];
   sources: TreeSourceEntry[];
   unapplied: TreeObjectEntry[];
 }
@@ -121,7 +132,12 @@ export function treeJson(model: RepoModel): TreeJson {
         applies: ks.applies.filter((a) => a.flux).map((a) => fluxId(a.kind, a.namespace, a.name)),
       });
     }
-    for (const hr of cluster.helmReleases) out.helmReleases.push(entry(root, hr.applied));
+    for (const hr of cluster.helmReleases) {
+      const install = hr.install?.ok ? hr.install : undefined;
+      const installs = install ? installGroups(hr, '').flatMap((g) => g.objects.map((o) => fluxId(o.kind, o.metadata.namespace, o.metadata.name))) : null;
+      const chart = install ? { ...install.chart, kubeVersion: install.kubeVersion.version } : null;
+      out.helmReleases.push({ ...entry(root, hr.applied), installs, chart });
+    }
     const roots = sourceRootsOf(cluster);
     for (const src of cluster.sources) {
       const r = roots.get(src.applied.object.id);
@@ -142,6 +158,15 @@ export function treeText(model: RepoModel): string {
       const last = i === items.length - 1;
       lines.push(`${prefix}${last ? '└── ' : '├── '}${label(a)}`);
       if (a.flux?.kind === 'Kustomization') walk(a.flux, prefix + (last ? '    ' : '│   '));
+      if (a.flux?.kind === 'HelmRelease') installs(a.flux, prefix + (last ? '    ' : '│   '));
+    });
+  };
+  // What a rendered HelmRelease installs: its CRDs first, then its objects in helm's install order.
+  const installs = (hr: HelmReleaseNode, prefix: string) => {
+    const objects = installGroups(hr, '').flatMap((g) => g.objects);
+    objects.forEach((o, i) => {
+      const ns = o.metadata.namespace;
+      lines.push(`${prefix}${i === objects.length - 1 ? '└── ' : '├── '}${terminalName(`${o.kind}/${ns ? ns + '/' : ''}${o.metadata.name}`)}`);
     });
   };
   for (const cluster of model.clusters) {

@@ -7,6 +7,7 @@ import type { Range } from '../yaml/lines';
 import { relativePath, sourceRootsOf } from './treeData';
 import { markdownCode, markdownText } from '../escape/markdown';
 import { bootstrapFacts, type BootstrapFact } from '../bootstrap/index';
+import { installCount, installDetails, installedNodes, installGroups, presentInstall, type InstalledNode, type InstallGroupNode } from './helmInstalls';
 
 /**
  * The Flux tree view as plain data, buildable from a RepoModel without VS Code. Children are
@@ -35,7 +36,9 @@ export type TreeNode =
   | { readonly type: 'unappliedGroup'; readonly id: string; readonly objects: KubeObject[] }
   | { readonly type: 'unapplied'; readonly id: string; readonly object: KubeObject }
   | { readonly type: 'clusterOnlyGroup'; readonly id: string; readonly objects: LiveInfo[] }
-  | { readonly type: 'clusterOnly'; readonly id: string; readonly status: LiveInfo };
+  | { readonly type: 'clusterOnly'; readonly id: string; readonly status: LiveInfo }
+  | InstallGroupNode
+  | InstalledNode;
 
 export type Collapsible = 'none' | 'collapsed' | 'expanded';
 
@@ -97,6 +100,7 @@ export function childrenOf(node: TreeNode): TreeNode[] {
     case 'bootstrap':
       return uniqueIds(node.facts.map((fact) => ({ type: 'bootstrapFact', id: `${node.id}|${fact.file}:${fact.line}|${fact.what}|${fact.name}`, fact })));
     case 'flux': {
+      if (node.applied.flux?.kind === 'HelmRelease') return installGroups(node.applied.flux, node.id);
       const ks = node.applied.flux?.kind === 'Kustomization' ? node.applied.flux : undefined;
       if (!ks) return [];
       const cluster = node.applied.cluster.name;
@@ -115,6 +119,8 @@ export function childrenOf(node: TreeNode): TreeNode[] {
       return uniqueIds(node.objects.map((o) => ({ type: 'unapplied', id: `unapplied|${o.id}`, object: o })));
     case 'clusterOnlyGroup':
       return node.objects.map((s) => ({ type: 'clusterOnly', id: `clusterOnly|${key(s)}`, status: s }));
+    case 'installGroup':
+      return installedNodes(node);
     default:
       return [];
   }
@@ -201,7 +207,21 @@ export function present(node: TreeNode, model: RepoModel, live?: LiveLookup): No
       };
     }
     case 'flux':
-      return presentFlux(node.id, node.applied, where, live);
+      return presentFlux(node.id, node.applied, where, live, model);
+    case 'installGroup':
+      return { id: node.id, ...presentInstall(node), contextValue: node.kind === undefined ? 'group:helmCrds' : 'group:helmKind', collapsible: 'collapsed', icon: { codicon: node.kind === undefined ? 'symbol-class' : 'files' } };
+    case 'installed': {
+      const origin = node.object.origin;
+      return {
+        id: node.id,
+        ...presentInstall(node),
+        contextValue: `${fluxContextValue(node.object.kind, undefined, undefined)}:helm`,
+        collapsible: 'none',
+        icon: kindIcon(undefined),
+        // A workspace chart's template; else the HelmRelease that installs it.
+        location: origin ? { file: origin.file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } } : locationOf(node.hr.applied.object.doc),
+      };
+    }
     case 'resources':
       return {
         id: node.id,
@@ -304,7 +324,7 @@ function fluxKindByName(kind: string): string | undefined {
   return kind === 'Kustomization' || kind === 'HelmRelease' || kind === 'ArtifactGenerator' ? kind : kind.length ? kind : undefined;
 }
 
-function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => string, liveLookup: LiveLookup | undefined): NodePresentation {
+function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => string, liveLookup: LiveLookup | undefined, model: RepoModel): NodePresentation {
   const flux = a.flux;
   const live = liveFor(liveLookup, a.cluster.name, a);
   const details: string[] = [];
@@ -322,12 +342,14 @@ function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => stri
   } else if (flux?.kind === 'HelmRelease') {
     const chart = flux.chart ?? (flux.chartRef ? 'chartRef' : undefined);
     const src = flux.chartSourceRef ? `${flux.chartSourceRef.kind}/${flux.chartSourceRef.name}` : undefined;
-    description = [chart, src].filter(Boolean).join(' · ') || undefined;
+    const count = installCount(flux);
+    description = [chart, src, count === undefined ? undefined : plural(count, 'object')].filter(Boolean).join(' · ') || undefined;
     if (chart) details.push(`Chart: ${markdownText(chart)}`);
     if (flux.chartSourceRef) details.push(`Chart source: ${markdownText(`${flux.chartSourceRef.kind}/${flux.chartSourceRef.namespace}/${flux.chartSourceRef.name}`)}`);
     details.push(`Release name: ${markdownText(flux.releaseName)}`, `targetNamespace: ${markdownText(flux.targetNamespace)}`);
     if (flux.storageNamespace !== flux.targetNamespace) details.push(`storageNamespace: ${markdownText(flux.storageNamespace)}`);
     if (flux.dependsOn.length) details.push(`dependsOn: ${flux.dependsOn.map((d) => markdownText(`${d.namespace}/${d.name}`)).join(', ')}`);
+    details.push(...installDetails(flux, model));
   } else {
     const spec = asRecord(a.object.body.spec);
     const url = asString(spec?.url) ?? asString(spec?.endpoint);
@@ -349,7 +371,7 @@ function presentFlux(id: string, a: AppliedObject, where: (doc: YamlDoc) => stri
     description,
     tooltip: objectTooltip(a.kind, a.namespace, a.name, where(a.object.origin?.doc ?? a.object.doc), details),
     contextValue: fluxContextValue(a.kind, a.object.fluxKind, live?.state),
-    collapsible: flux?.kind === 'Kustomization' && flux.applies.length ? (a.appliedBy ? 'collapsed' : 'expanded') : 'none',
+    collapsible: flux?.kind === 'Kustomization' && flux.applies.length ? (a.appliedBy ? 'collapsed' : 'expanded') : flux?.kind === 'HelmRelease' && installCount(flux) ? 'collapsed' : 'none',
     icon: live ? STATE_ICON[live.state] : kindIcon(a.object.fluxKind),
     location: locationOf(a.object.origin?.doc ?? a.object.doc),
   };

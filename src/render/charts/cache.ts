@@ -75,13 +75,17 @@ export function writeRef(cacheDir: string, key: string, ref: ResolvedRef): void 
 
 /** The unpacked chart of package `digest` (hex), marked as just used; undefined when not cached. */
 export function cachedChart(cacheDir: string, digest: string): string | undefined {
+  const found = cachedChartDir(cacheDir, digest);
+  if (found) touch(path.dirname(found));
+  return found;
+}
+
+/** The unpacked chart of package `digest` (hex), left as it is (a look, not a use); undefined when not cached. */
+export function cachedChartDir(cacheDir: string, digest: string): string | undefined {
   const dir = path.join(cacheDir, `sha256-${digest}`);
   try {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory() && fs.existsSync(path.join(dir, e.name, 'Chart.yaml'))) {
-        touch(dir);
-        return path.join(dir, e.name);
-      }
+      if (e.isDirectory() && fs.existsSync(path.join(dir, e.name, 'Chart.yaml'))) return path.join(dir, e.name);
     }
   } catch {
     // Not cached.

@@ -7,7 +7,7 @@
  * a digest never is.
  */
 import { createHash } from 'node:crypto';
-import { cachedChart, capChartCache, chartCacheMaxBytes, readRef, storeChart, writeRef } from './cache';
+import { cachedChart, cachedChartDir, capChartCache, chartCacheMaxBytes, readRef, storeChart, writeRef } from './cache';
 import { httpGet } from './http';
 import { chartEntries, indexUrl, packageUrl, pickEntry } from './helmIndex';
 import { OciClient, parseOciUrl } from './oci';
@@ -87,6 +87,16 @@ function isFixed(r: ChartRequest): boolean {
   if (!r.version || r.version === '*' || !parseVersion(r.version)) return false;
   const core = r.version.split('+')[0].split('-')[0];
   return r.kind === 'oci-helm' || core.split('.').length === 3;
+}
+
+/**
+ * The chart the cache holds for `request`, without the network and without marking it used: what
+ * an offline fetch would answer (its resolution may be stale, as offline it would be too).
+ */
+export function cachedResolution(request: ChartRequest, cacheDir: string): FetchedChart | undefined {
+  const known = readRef(cacheDir, chartCacheKey(request));
+  const dir = known && cachedChartDir(cacheDir, known.digest);
+  return known && dir ? { dir, version: known.version, digest: known.digest } : undefined;
 }
 
 export async function fetchChart(request: ChartRequest, opts: FetchOptions): Promise<FetchResult> {

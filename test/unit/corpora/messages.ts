@@ -17,6 +17,8 @@ async function main(): Promise<void> {
   const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
   const folder = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(name), checkout: { branch } }, { cache: new MemoryBuildCache() });
   await folder.refine({ allowNetwork: false });
+  // Then the HelmReleases whose chart is in the corpus (no chart cache: the machine's must not matter).
+  await folder.refineHelm({});
   for (const d of checkModel(folder.model()).diagnostics) {
     process.stdout.write(`${d.severity} ${d.rule} ${d.file.slice(dir.length + 1)}:${d.range.start.line + 1}\n  ${d.message}\n`);
   }

@@ -75,6 +75,8 @@ export async function corpusFolder(name: string, branch: string, cache: MemoryBu
   const dir = path.join(CORPORA, name).split(path.sep).join('/');
   const folder = new Folder(dir, diskHost, { sha256, remotes: corpusRemotes(name), checkout: { branch } }, { cache });
   await folder.refine({ allowNetwork: false });
+  // Then the HelmReleases whose chart is in the corpus (no chart cache: the machine's must not matter).
+  await folder.refineHelm({});
   return { folder, dir };
 }
 

@@ -93,9 +93,18 @@ func render(ch *chart.Chart, args templateArgs) (rendering, error) {
 		caps.KubeVersion = *kv
 	}
 	options := chartutil.ReleaseOptions{Name: args.ReleaseName, Namespace: args.Namespace, Revision: 1, IsInstall: true}
-	values, err := chartutil.ToRenderValuesWithSchemaValidation(ch, args.Values, options, caps, false)
+	// helm's ToRenderValuesWithSchemaValidation, its schema validation done here (schema.go) with
+	// compiled schemas kept between calls; same order, same message.
+	values, err := chartutil.ToRenderValuesWithSchemaValidation(ch, args.Values, options, caps, true)
 	if err != nil {
 		return rendering{}, err
+	}
+	vals, ok := values["Values"].(chartutil.Values)
+	if !ok {
+		return rendering{}, fmt.Errorf("internal error: the coalesced values are a %T", values["Values"])
+	}
+	if err := validateAgainstSchema(ch, vals); err != nil {
+		return rendering{}, fmt.Errorf("values don't meet the specifications of the schema(s) in the following chart(s):\n%s", err.Error())
 	}
 	if ch.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(ch.Metadata.KubeVersion, caps.KubeVersion.String()) {
 		return rendering{}, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", ch.Metadata.KubeVersion, caps.KubeVersion.String())

@@ -1,0 +1,37 @@
+/**
+ * What the helm refiner keeps in the folder's build cache per HelmRelease render, and the check an
+ * entry read back must pass (as cachedRefinement.ts does for Kustomization builds): an entry of
+ * another shape is dropped and rendered again, never handed to the model.
+ */
+import type { HelmInstall } from '../core/helm/install';
+
+/** `value` (a cache entry's) as a HelmInstall, or why it is not one. */
+export function asCachedHelmInstall(value: unknown): HelmInstall | string {
+  if (!isRecord(value) || !isRecord(value.install)) return 'not an object holding an install';
+  const install = value.install;
+  if (install.ok === false) return typeof install.message === 'string' && typeof install.atHand === 'boolean' ? (install as unknown as HelmInstall) : 'a failed render without its message';
+  if (install.ok !== true) return 'neither rendered nor failed';
+  const chart = install.chart;
+  if (!isRecord(chart) || typeof chart.name !== 'string' || typeof chart.version !== 'string' || typeof chart.digest !== 'string' || (chart.from !== 'workspace' && chart.from !== 'chart cache')) return 'no chart';
+  const kube = install.kubeVersion;
+  if (!isRecord(kube) || typeof kube.version !== 'string' || typeof kube.origin !== 'string') return 'no Kubernetes version';
+  if (!Array.isArray(install.incomplete) || !install.incomplete.every((s) => typeof s === 'string')) return 'no list of incomplete values';
+  for (const list of [install.crds, install.objects]) {
+    if (!Array.isArray(list)) return 'no list of objects';
+    const bad = (list as unknown[]).findIndex((o) => !isObject(o));
+    if (bad >= 0) return `object ${bad + 1} has no apiVersion, kind or metadata.name`;
+  }
+  return install as unknown as HelmInstall;
+}
+
+function isObject(o: unknown): boolean {
+  if (!isRecord(o) || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string') return false;
+  const { metadata, origin } = o;
+  if (!isRecord(metadata) || typeof metadata.name !== 'string') return false;
+  if (metadata.namespace !== undefined && typeof metadata.namespace !== 'string') return false;
+  return origin === undefined || (isRecord(origin) && typeof origin.file === 'string' && Number.isInteger(origin.docIndex));
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
