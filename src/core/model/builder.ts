@@ -229,7 +229,22 @@ export class ModelBuilder {
     const currentById = new Map<string, KubeObject>();
     for (const o of allObjects) currentById.set(o.id, o);
 
-    const { roots, inferred: folderRoots } = clusterRoots(ksObjects, patches, syncOf, ws, problems, (ks) => ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion));
+    /** A gotk-sync.yaml Kustomization syncing a folder other than its own that its workspace source does not hold (a template). */
+    const unbootstrapped = (ks: KubeObject): boolean => {
+      const input = readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE);
+      if (input.source.kind !== 'view' || input.source.root === undefined || input.path.includes('${') || input.source.view.hasDir(input.path)) return false;
+      const own = ks.file.slice(ws.root.length + 1, ks.file.length - '/flux-system/gotk-sync.yaml'.length);
+      return [input.source.root, input.path].filter(Boolean).join('/') !== own;
+    };
+    const { roots, inferred: folderRoots } = clusterRoots(
+      ksObjects,
+      patches,
+      syncOf,
+      ws,
+      problems,
+      (ks) => ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion),
+      unbootstrapped,
+    );
     allObjects.push(...folderRoots);
 
     const builds = this.options.builds;
