@@ -14,6 +14,8 @@ const MAX_FUNCTIONS = 1000;
 /** Assignments of a function body read before one of its commands; commands read per call in all. */
 const MAX_LOCALS = 50;
 const MAX_EXPANDED = 5000;
+/** Assignment lines read outside functions. */
+const MAX_GLOBALS = 2000;
 
 interface ShellFunction {
   readonly name: string;
@@ -35,7 +37,11 @@ export function expandShellVariables(text: string, commands: CommandWords[]): Co
   functions.forEach((f, k) => owner.fill(k, f.start + 1, f.end));
   const inFunction = (line: number) => (owner[line] >= 0 ? functions[owner[line]] : undefined);
   const globals = new Map<string, string>();
-  for (let i = 0; i < lines.length; i++) if (!inFunction(i + 1)) assign(lines[i], globals, globals);
+  for (let i = 0, read = 0; i < lines.length && read < MAX_GLOBALS; i++) {
+    if (inFunction(i + 1) || !lines[i].includes('=')) continue;
+    read++;
+    assign(lines[i], globals, globals);
+  }
   const byName = new Map(functions.map((f) => [f.name, f]));
   const calls = new Map<string, CommandWords[]>(functions.map((f) => [f.name, []]));
   for (let i = 0; i < lines.length && functions.length; i++) {
@@ -57,14 +63,18 @@ export function expandShellVariables(text: string, commands: CommandWords[]): Co
       out.push({ ...cmd, words: cmd.words.map((w) => substitute(w, globals)) });
       continue;
     }
-    // The body's assignments before the command (0-based lines), read per call with its words.
-    const assignments: number[] = [];
-    for (let l = f.start; l < cmd.line - 1 && assignments.length < MAX_LOCALS; l++) if (ASSIGNMENT.test(lines[l])) assignments.push(l);
+    // The body's assignments before the command, parsed once, read per call with its words.
+    const assignments: Assignment[] = [];
+    for (let l = f.start; l < cmd.line - 1 && assignments.length < MAX_LOCALS; l++) {
+      const a = parseAssignment(lines[l]);
+      if (a) assignments.push(a);
+    }
     for (const call of fCalls) {
       if (out.length >= MAX_COMMANDS || expanded++ >= MAX_EXPANDED) break;
-      const vars = new Map(globals);
-      call.words.slice(0, 9).forEach((w, i) => vars.set(String(i + 1), w));
-      for (const l of assignments) assign(lines[l], vars, vars);
+      const locals = new Map<string, string | undefined>();
+      call.words.slice(0, 9).forEach((w, i) => locals.set(String(i + 1), w));
+      const vars = { get: (name: string) => (locals.has(name) ? locals.get(name) : globals.get(name)) };
+      for (const a of assignments) locals.set(a.name, a.value === undefined ? undefined : substitute(a.value, vars));
       out.push({ line: call.line, words: cmd.words.map((w) => substitute(w, vars)) });
     }
   }
@@ -90,19 +100,35 @@ function functionsOf(lines: readonly string[]): ShellFunction[] {
   return out;
 }
 
-/** `name=value` of one line into `into`, the value read with `vars`; a value from a command is not known. */
-function assign(line: string, vars: ReadonlyMap<string, string>, into: Map<string, string>): void {
+interface Assignment {
+  readonly name: string;
+  /** The value as written (unquoted); undefined when it comes from a command (not known). */
+  readonly value: string | undefined;
+}
+
+function parseAssignment(line: string): Assignment | undefined {
   const m = ASSIGNMENT.exec(line);
-  if (!m) return;
+  if (!m) return undefined;
   const raw = m[2].trim();
-  if (raw.startsWith('(') || raw.includes('$(') || raw.includes('`')) return void into.delete(m[1]);
+  if (raw.startsWith('(') || raw.includes('$(') || raw.includes('`')) return { name: m[1], value: undefined };
   const words = splitCommands(raw)[0] ?? [];
-  if (words.length > 1) return void into.delete(m[1]);
-  into.set(m[1], substitute(words[0] ?? '', vars));
+  return { name: m[1], value: words.length > 1 ? undefined : (words[0] ?? '') };
+}
+
+/** `name=value` of one line into `into`, the value read with `vars`; a value from a command is not known. */
+function assign(line: string, vars: Vars, into: Map<string, string>): void {
+  const a = parseAssignment(line);
+  if (!a) return;
+  if (a.value === undefined) into.delete(a.name);
+  else into.set(a.name, substitute(a.value, vars));
+}
+
+interface Vars {
+  get(name: string): string | undefined;
 }
 
 /** `$name`, `${name}`, `${name:-default}` and `$1` of a word, for the variables known. */
-export function substitute(word: string, vars: ReadonlyMap<string, string>): string {
+export function substitute(word: string, vars: Vars): string {
   if (!word.includes('$')) return word;
   let out = '';
   for (let i = 0; i < word.length; i++) {
