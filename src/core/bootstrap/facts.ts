@@ -32,6 +32,8 @@ export interface BootstrapFact {
    * `{{.CLUSTER_DIR}}/bootstrap/crds` is for the cluster whose folder the variable stood for).
    */
   readonly scope?: readonly string[];
+  /** For a flux-instance release: the Flux release its values pin (`instance.distribution.version`, as written). */
+  readonly fluxVersion?: string;
   /** For an artifact: the workspace folder (absolute) pushed as it. */
   readonly dir?: string;
   /** The cluster names it counts for (a declaration with `cluster:`). */
