@@ -43,7 +43,8 @@ export function commandsOf(text: string): CommandWords[] {
   return out;
 }
 
-function splitCommands(line: string): string[][] {
+/** The commands of one line (continuations already joined), as words. */
+export function splitCommands(line: string): string[][] {
   const commands: string[][] = [];
   let words: string[] = [];
   let word = '';
@@ -205,6 +206,16 @@ export function helmfileRun(words: readonly string[]): { file: string | undefine
     verb ??= a;
   }
   return verb === 'apply' || verb === 'sync' || verb === 'template' ? { file } : undefined;
+}
+
+/** `flux push artifact oci://<repository>:<tag> --path=<dir>`: the folder pushed as that artifact. */
+export function fluxPushArtifact(words: readonly string[]): { url: string; path: string } | undefined {
+  const args = argsOf(words, 'flux');
+  if (!args || args[0] !== 'push' || args[1] !== 'artifact') return undefined;
+  const url = args.slice(2).find((a) => a.startsWith('oci://'));
+  let path: string | undefined;
+  for (let i = 2; i < args.length && path === undefined; i++) path = flagValue(args, i, ['--path'], [])?.[0];
+  return url && path ? { url, path } : undefined;
 }
 
 /** `flux bootstrap <provider> … --path=<p>`: the cluster folder it syncs. */

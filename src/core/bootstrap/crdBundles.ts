@@ -23,6 +23,13 @@ const BUNDLES: readonly { host: string; file: string; groups: readonly string[] 
   { host: 'metallb/metallb', file: 'metallb-native.yaml', groups: ['metallb.io'] },
   { host: 'rancher/system-upgrade-controller', file: 'crd.yaml', groups: ['upgrade.cattle.io'] },
   { host: 'cert-manager/cert-manager', file: 'cert-manager.yaml', groups: ['cert-manager.io', 'acme.cert-manager.io'] },
+  // cert-manager's releases before it left the jetstack organisation.
+  { host: 'jetstack/cert-manager', file: 'cert-manager.crds.yaml', groups: ['cert-manager.io', 'acme.cert-manager.io'] },
+  { host: 'jetstack/cert-manager', file: 'cert-manager.yaml', groups: ['cert-manager.io', 'acme.cert-manager.io'] },
+  { host: 'grafana/grafana-operator', file: 'crds.yaml', groups: ['grafana.integreatly.org'] },
+  { host: 'kubernetes-sigs/external-dns', file: 'crd-manifest.yaml', groups: ['externaldns.k8s.io'] },
+  { host: 'k8snetworkplumbingwg/network-attachment-definition-client', file: 'networks-crd.yaml', groups: ['k8s.cni.cncf.io'] },
+  { host: 'controlplaneio-fluxcd/flux-operator', file: 'install.yaml', groups: ['fluxcd.controlplane.io'] },
 ];
 
 /** A DNS-style group, an underscore, a plural: the controller-gen CRD file name. */

@@ -10,9 +10,10 @@ export interface BootstrapFact {
   /**
    * `crd-group`: every CRD of a group (a known upstream bundle, a declaration); `crd`: one CRD
    * (`<plural>.<group>`); `chart`: a Helm release; `manifest`: an applied file or URL whose CRDs
-   * cannot be told (its groups are unknown, not absent); `root`: the folder a cluster is synced from.
+   * cannot be told (its groups are unknown, not absent); `root`: the folder a cluster is synced from;
+   * `artifact`: an OCI artifact pushed from a folder (`flux push artifact`), `dir` the folder.
    */
-  readonly what: 'crd-group' | 'crd' | 'chart' | 'manifest' | 'root';
+  readonly what: 'crd-group' | 'crd' | 'chart' | 'manifest' | 'root' | 'artifact';
   /** The group, CRD name, chart, URL, or folder. */
   readonly name: string;
   /** API groups whose CRDs exist before Flux because of it (empty when none, or unknown). */
@@ -31,6 +32,10 @@ export interface BootstrapFact {
    * `{{.CLUSTER_DIR}}/bootstrap/crds` is for the cluster whose folder the variable stood for).
    */
   readonly scope?: readonly string[];
+  /** For a flux-instance release: the Flux release its values pin (`instance.distribution.version`, as written). */
+  readonly fluxVersion?: string;
+  /** For an artifact: the workspace folder (absolute) pushed as it. */
+  readonly dir?: string;
   /** The cluster names it counts for (a declaration with `cluster:`). */
   readonly clusters?: readonly string[];
 }

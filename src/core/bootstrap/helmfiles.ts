@@ -11,8 +11,11 @@ import { rangeAt } from '../yaml/document';
 import { asArray, asRecord, asString } from '../model/objects';
 import { chartName, KNOWN_CHARTS } from '../checks/knownCharts';
 import type { BootstrapFact } from './facts';
-import type { ReadContext } from './steps';
+import { readContext, type ReadContext } from './steps';
+import type { Workspace } from '../workspace/workspace';
+import { bootstrapFiles } from './files';
 import { textMarks } from './files';
+import { pinInText, releasePin } from './fluxPin';
 
 interface Release {
   readonly name: string;
@@ -21,6 +24,8 @@ interface Release {
   readonly chart: string | undefined;
   readonly line: number;
   readonly values: readonly unknown[];
+  /** For a `.gotmpl` release: its lines, where inline values are read for a Flux pin. */
+  readonly text?: string;
 }
 
 function isNamedHelmfile(path: string): boolean {
@@ -29,7 +34,7 @@ function isNamedHelmfile(path: string): boolean {
 }
 
 /** Whether a release installs its chart's CRDs whatever its values; the chart's own name, or the release's when the chart is not written. */
-function releaseFact(file: string, r: Release, skipCrds: boolean, crdsOnly: boolean): BootstrapFact {
+function releaseFact(ctx: ReadContext, file: string, r: Release, skipCrds: boolean, crdsOnly: boolean): BootstrapFact {
   const name = r.chart && !r.chart.includes('{{') ? chartName(r.chart) : r.name;
   const known = KNOWN_CHARTS[name];
   const enabled =
@@ -43,14 +48,18 @@ function releaseFact(file: string, r: Release, skipCrds: boolean, crdsOnly: bool
     );
   const groups = known && enabled && !skipCrds ? [...known.groups] : [];
   const release = `${r.namespace ?? 'default'}/${r.name}`;
-  return { what: 'chart', name, groups, reader: 'helmfile', file, line: r.line, via: `release ${release}${crdsOnly ? ' (--include-crds)' : ''}`, release };
+  const fact: BootstrapFact = { what: 'chart', name, groups, reader: 'helmfile', file, line: r.line, via: `release ${release}${crdsOnly ? ' (--include-crds)' : ''}`, release };
+  if (name !== 'flux-instance') return fact;
+  const files = r.values.filter((v): v is string => typeof v === 'string');
+  const pin = (r.text && pinInText(r.text)) || releasePin(ctx, file, r.values, files);
+  return pin ? { ...fact, fluxVersion: pin } : fact;
 }
 
 function args(v: unknown): string[] {
   return asArray(asRecord(v)?.args).map((a) => asString(a) ?? '');
 }
 
-function yamlHelmfileFacts(file: SourceFile, linked: boolean, out: BootstrapFact[]): void {
+function yamlHelmfileFacts(ctx: ReadContext, file: SourceFile, linked: boolean, out: BootstrapFact[]): void {
   const named = linked || isNamedHelmfile(file.path);
   for (const doc of file.docs) {
     const v = asRecord(doc.value);
@@ -65,7 +74,7 @@ function yamlHelmfileFacts(file: SourceFile, linked: boolean, out: BootstrapFact
       const all = [...defaults, ...own];
       const line = rangeAt(doc, ['releases', i]).start.line + 1;
       const release: Release = { name, namespace: asString(rel.namespace), chart: asString(rel.chart), line, values: asArray(rel.values) };
-      out.push(releaseFact(file.path, release, all.includes('--skip-crds'), all.includes('--include-crds')));
+      out.push(releaseFact(ctx, file.path, release, all.includes('--skip-crds'), all.includes('--include-crds')));
     });
   }
 }
@@ -81,17 +90,20 @@ function keyValue(text: string): [string, string | undefined] | undefined {
   return [text.slice(0, colon).trim(), value && !value.includes('{{') ? value : undefined];
 }
 
-/** A `.gotmpl` helmfile: its `releases:` items, line by line. */
-function templateHelmfileFacts(path: string, text: string, out: BootstrapFact[]): void {
+/** A `.gotmpl` helmfile: its `releases:` items, line by line (their values files: `- path` items of `values:`). */
+function templateHelmfileFacts(ctx: ReadContext, path: string, text: string, out: BootstrapFact[]): void {
   const releases: Release[] = [];
   let inReleases = false;
   let itemIndent = -1;
-  let current: { name?: string; namespace?: string; chart?: string; line: number } | undefined;
+  let current: { name?: string; namespace?: string; chart?: string; line: number; end: number; files: string[] } | undefined;
+  const lines = text.split('\n');
   const flush = () => {
-    if (current?.name) releases.push({ name: current.name, namespace: current.namespace, chart: current.chart, line: current.line, values: [] });
+    if (current?.name) {
+      const own = lines.slice(current.line - 1, current.end).join('\n');
+      releases.push({ name: current.name, namespace: current.namespace, chart: current.chart, line: current.line, values: current.files, text: own });
+    }
     current = undefined;
   };
-  const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i];
     let indent = 0;
@@ -110,9 +122,15 @@ function templateHelmfileFacts(path: string, text: string, out: BootstrapFact[])
     if (trimmed.startsWith('- ') && (itemIndent < 0 || indent === itemIndent)) {
       flush();
       itemIndent = indent;
-      current = { line: i + 1 };
+      current = { line: i + 1, end: i + 1, files: [] };
       rest = trimmed.slice(2).trim();
+    } else if (current && indent > itemIndent + 2) {
+      current.end = i + 1;
+      const item = /^-\s+["']?([^"'\s]+\.(?:ya?ml|gotmpl))["']?\s*$/.exec(trimmed);
+      if (item) current.files.push(item[1]);
+      continue;
     } else if (!current || indent !== itemIndent + 2) continue;
+    current.end = i + 1;
     const kv = keyValue(rest);
     if (!kv || !current) continue;
     if (kv[0] === 'name') current.name = kv[1];
@@ -122,7 +140,7 @@ function templateHelmfileFacts(path: string, text: string, out: BootstrapFact[])
   flush();
   const skipCrds = text.includes('--skip-crds');
   const crdsOnly = text.includes('--include-crds');
-  for (const r of releases) out.push(releaseFact(path, r, skipCrds, crdsOnly));
+  for (const r of releases) out.push(releaseFact(ctx, path, r, skipCrds, crdsOnly));
 }
 
 /** Per parsed file (an edit elsewhere does not read it again), as a helmfile by its own right or because a step runs it. */
@@ -138,7 +156,7 @@ export function helmfileFacts(ctx: ReadContext): BootstrapFact[] {
     if (memo) out.push(...memo);
     else {
       const facts: BootstrapFact[] = [];
-      yamlHelmfileFacts(file, linked, facts);
+      yamlHelmfileFacts(ctx, file, linked, facts);
       (linked ? linkedMemo : memoByFile).set(file, facts);
       out.push(...facts);
     }
@@ -146,7 +164,18 @@ export function helmfileFacts(ctx: ReadContext): BootstrapFact[] {
   for (const file of ctx.files.files) {
     if (file.runner !== 'helmfile-template') continue;
     if (!ctx.helmfileLinks.has(file.path) && !isNamedHelmfile(file.path)) continue;
-    templateHelmfileFacts(file.path, file.text, out);
+    templateHelmfileFacts(ctx, file.path, file.text, out);
   }
   return out;
+}
+
+/**
+ * The Flux releases the repository's helmfiles pin (a flux-instance release's values), for what is
+ * decided before the model is built (post-build strictness). Helmfiles known by their names only.
+ */
+export function helmfileFluxPins(ws: Workspace): string[] {
+  const files = bootstrapFiles(ws);
+  const mentions = (t: string) => t.includes('flux-instance') && t.includes('releases:');
+  if (!files.yaml.some((f) => textMarks(f).releases && mentions(f.text)) && !files.files.some((f) => f.runner === 'helmfile-template' && mentions(f.text))) return [];
+  return helmfileFacts(readContext(ws, files)).flatMap((f) => (f.fluxVersion ? [f.fluxVersion] : []));
 }

@@ -11,6 +11,7 @@ import { helmfileFacts } from './helmfiles';
 import { talosFacts } from './talos';
 import { declaredBootstrap } from './declared';
 import type { BootstrapFact } from './facts';
+import { parseFluxVersion, type FluxVersion } from '../model/fluxVersion';
 
 export type { BootstrapFact, BootstrapReader } from './facts';
 
@@ -67,4 +68,16 @@ export function bootstrapReleases(model: RepoModel): Set<string> {
   const out = new Set<string>();
   for (const f of repoBootstrapFacts(model)) if (f.release) out.add(f.release);
   return out;
+}
+
+/**
+ * The Flux release the bootstrap installs in `cluster` when the repository's own manifests pin none:
+ * a helmfile's flux-instance release with `instance.distribution.version` in its values.
+ */
+export function bootstrapFluxVersion(model: RepoModel, cluster: ClusterModel): FluxVersion | undefined {
+  for (const f of bootstrapFacts(model, cluster)) {
+    const v = f.fluxVersion && parseFluxVersion(f.fluxVersion, `helmfile release ${f.release ?? f.name} distribution.version (${f.file.slice(model.workspace.root.length + 1)}:${f.line})`);
+    if (v) return v;
+  }
+  return undefined;
 }

@@ -12,7 +12,7 @@ import { chartName, KNOWN_CHARTS } from '../checks/knownCharts';
 import { crdGroupsOfUrl } from './crdBundles';
 import type { BootstrapFiles } from './files';
 import { crdFact, type BootstrapFact, type BootstrapReader } from './facts';
-import { fluxBootstrap, helmfileRun, helmInstall, kubectlApply, type CommandWords } from './commands';
+import { fluxBootstrap, fluxPushArtifact, helmfileRun, helmInstall, kubectlApply, type CommandWords } from './commands';
 import { resolveWritten, type ResolvedPath } from './writtenPaths';
 
 /** What the readers share: the files, indexed, and the helmfiles steps run. */
@@ -122,6 +122,14 @@ export function factsOfCommand(ctx: ReadContext, reader: BootstrapReader, file: 
   if (helmfile) {
     const written = helmfile.file ?? 'helmfile.yaml';
     for (const t of resolve(ctx, 'file', written, fromDir)) ctx.helmfileLinks.add(t.path);
+    return;
+  }
+  const push = fluxPushArtifact(cmd.words);
+  if (push) {
+    // A folder behind a variable could be any of several: only a written one is the artifact's.
+    const dirs = resolve(ctx, 'dir', push.path, fromDir).filter((d) => !d.scope);
+    const dir = dirs.length === 1 ? dirs[0].path : undefined;
+    out.push({ ...base, what: 'artifact', name: push.url, groups: [], via: `flux push artifact --path=${dir ? rel(ctx, dir) : push.path}`, ...(dir ? { dir } : {}) });
     return;
   }
   const flux = fluxBootstrap(cmd.words);

@@ -4,6 +4,7 @@
  * (text, line by line). Each command is read by `factsOfCommand`.
  */
 import { expandLoops } from './shellArrays';
+import { expandShellVariables } from './shellVars';
 import type { SourceFile } from '../yaml/document';
 import type { BootstrapFact, BootstrapReader } from './facts';
 import { commandsOf } from './commands';
@@ -49,14 +50,15 @@ function taskfileFacts(ctx: ReadContext, file: SourceFile, out: BootstrapFact[])
 
 const READER: Record<string, BootstrapReader> = { justfile: 'justfile', makefile: 'makefile', shell: 'shell' };
 
-/** Facts of every task runner and script of the repository. */
-export function taskRunnerFacts(ctx: ReadContext): BootstrapFact[] {
+/** Facts of every task runner and script of the repository (`only`: of those whose text it accepts). */
+export function taskRunnerFacts(ctx: ReadContext, only?: (text: string) => boolean): BootstrapFact[] {
   const out: BootstrapFact[] = [];
-  for (const file of ctx.yamlByPath.values()) if (isTaskFile(file.path)) taskfileFacts(ctx, file, out);
+  for (const file of ctx.yamlByPath.values()) if (isTaskFile(file.path) && (!only || only(file.text))) taskfileFacts(ctx, file, out);
   for (const file of ctx.files.files) {
     const reader = file.runner && READER[file.runner];
-    if (!reader) continue;
-    for (const cmd of expandLoops(file.text, commandsOf(file.text))) factsOfCommand(ctx, reader, file.path, cmd, out);
+    if (!reader || (only && !only(file.text))) continue;
+    const commands = expandLoops(file.text, commandsOf(file.text));
+    for (const cmd of reader === 'shell' ? expandShellVariables(file.text, commands) : commands) factsOfCommand(ctx, reader, file.path, cmd, out);
   }
   return out;
 }

@@ -4,6 +4,7 @@ import type { CheckContext } from './context';
 import { fluxVersionOf, type FluxVersion } from '../model/fluxVersion';
 import type { KubeObject } from '../model/objects';
 import { reachOf } from './reach';
+import { bootstrapFluxVersion } from '../bootstrap/index';
 
 /** The Flux minor release that stopped serving a version (`group/version`); absent ones are long gone. */
 export const REMOVED_IN: Readonly<Record<string, string>> = {
@@ -20,7 +21,8 @@ const NOT_APPLIED = ' No cluster of this repository applies this file, so nothin
 /**
  * `api-version-unserved`: the API server rejects these documents ("no matches for kind … in
  * version …"). When every cluster applying the document pins a Flux release that still serves the
- * version (FluxInstance, flux-manifests tag, gotk-components header), it is a warning naming the
+ * version (FluxInstance, flux-manifests tag, gotk-components header, the bootstrap helmfile's
+ * flux-instance values), it is a warning naming the
  * release where it stops being served. A document no cluster applies is a warning.
  */
 export function checkApiVersions(ctx: CheckContext): void {
@@ -87,7 +89,7 @@ function stillServedBy(ctx: CheckContext, o: KubeObject, removedIn: string): Flu
   if (!from.length) return undefined;
   let newest: FluxVersion | undefined;
   for (const cluster of from) {
-    const v = fluxVersionOf(cluster);
+    const v = fluxVersionOf(cluster) ?? bootstrapFluxVersion(ctx.model, cluster);
     if (!v || v.major > rMajor || (v.major === rMajor && v.minor >= rMinor)) return undefined;
     if (!newest || v.minor > newest.minor) newest = v;
   }

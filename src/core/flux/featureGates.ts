@@ -9,6 +9,7 @@ import { asRecord, asString } from '../model/objects';
 import { objectsOf } from '../model/objects';
 import type { Workspace } from '../workspace/workspace';
 import type { SourceFile } from '../yaml/document';
+import { helmfileFluxPins } from '../bootstrap/helmfiles';
 
 const cache = new WeakMap<Workspace, { version: number; strict: boolean }>();
 const additiveCache = new WeakMap<Workspace, { version: number; additive: boolean }>();
@@ -17,7 +18,7 @@ const additiveCache = new WeakMap<Workspace, { version: number; additive: boolea
  * Whether post-build substitution is strict (`StrictPostBuildSubstitutions`): an undefined variable
  * without a default fails the Kustomization instead of becoming an empty string. Opt-out from
  * kustomize-controller v1.9 (Flux 2.9), opt-in before: on unless a file sets the gate to false, or
- * every Flux release the repository pins is older than 2.9.
+ * every Flux release the repository pins (manifests, values files, bootstrap helmfiles) is older than 2.9.
  */
 export function strictPostBuild(ws: Workspace): boolean {
   const known = cache.get(ws);
@@ -31,6 +32,13 @@ export function strictPostBuild(ws: Workspace): boolean {
     if (f.gate !== undefined) gate = gate === true ? true : f.gate;
     pinnedBefore ||= f.before;
     pinnedLater ||= f.later;
+  }
+  // A bootstrap helmfile installing flux-instance pins the release too (`.gotmpl` helmfiles are no manifests).
+  for (const pin of helmfileFluxPins(ws)) {
+    const v = parseFluxVersion(pin, 'helmfile flux-instance values');
+    if (!v) continue;
+    if (v.major > 2 || (v.major === 2 && v.minor >= 9)) pinnedLater = true;
+    else pinnedBefore = true;
   }
   const strict = gate ?? !(pinnedBefore && !pinnedLater);
   cache.set(ws, { version: ws.version, strict });

@@ -2,6 +2,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { SourceFile } from '../yaml/document';
 import { inferBootstrapObjects, isBootstrapSyncFile, isKustomizationFile, patchFiles } from './bootstrap';
 import { clusterRoots, type Root } from './roots';
+import { pushedArtifacts } from '../bootstrap/artifacts';
 import { configuredSourceRoots } from './config';
 import { Expander, type ExpandedObject, type Expansion, type ExpandProblem } from './expand';
 import { workspaceValues } from './chartValues';
@@ -174,6 +175,7 @@ export class ModelBuilder {
       sourceRoots: configuredSourceRoots(ws, this.options.sourceRoots),
       pathsBySource: pathsBySource(ksObjects),
       workingRef: workingTreeRef(sourceIndex, { remotes: this.options.remotes ?? [], checkout: this.options.checkout }, ksObjects),
+      artifacts: pushedArtifacts(ws),
     };
     const configMaps = new Map<string, KubeObject[]>();
     for (const o of allObjects) {
@@ -184,7 +186,8 @@ export class ModelBuilder {
     }
     const lookupConfigMap = (name: string, namespace: string, near: string) =>
       closest((configMaps.get(name) ?? []).filter((o) => o.namespace === namespace || o.namespace === undefined), near);
-    const sourcesKey = [...sourceOptions.sourceRoots!].join(',') + '|' + JSON.stringify(this.options.checkout ?? {});
+    const sourcesKey =
+      [...sourceOptions.sourceRoots!].join(',') + '|' + JSON.stringify(this.options.checkout ?? {}) + '|' + sourceOptions.artifacts!.map((a) => `${a.repository}:${a.tag ?? ''}=${a.root}`).join(',');
 
     /** A Kustomization document as its applier's post-build substitution leaves it (path, source, namespace). */
     const readInput = (ks: KubeObject, namespace: string, parentVars?: Record<string, string>): KsInput => {
@@ -229,7 +232,22 @@ export class ModelBuilder {
     const currentById = new Map<string, KubeObject>();
     for (const o of allObjects) currentById.set(o.id, o);
 
-    const { roots, inferred: folderRoots } = clusterRoots(ksObjects, patches, syncOf, ws, problems, (ks) => ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion));
+    /** A gotk-sync.yaml Kustomization syncing a folder other than its own that its workspace source does not hold (a template). */
+    const unbootstrapped = (ks: KubeObject): boolean => {
+      const input = readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE);
+      if (input.source.kind !== 'view' || input.source.root === undefined || input.path.includes('${') || input.source.view.hasDir(input.path)) return false;
+      const own = ks.file.slice(ws.root.length + 1, ks.file.length - '/flux-system/gotk-sync.yaml'.length);
+      return [input.source.root, input.path].filter(Boolean).join('/') !== own;
+    };
+    const { roots, inferred: folderRoots } = clusterRoots(
+      ksObjects,
+      patches,
+      syncOf,
+      ws,
+      problems,
+      (ks) => ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion),
+      unbootstrapped,
+    );
     allObjects.push(...folderRoots);
 
     const builds = this.options.builds;
@@ -250,7 +268,10 @@ export class ModelBuilder {
     const appliedById = new Map<string, AppliedObject[]>();
     const usedNames = new Set<string>();
     const replacedTargetNamespace = new WeakMap<AppliedObject, string>();
-    const rootNames = clusterNames(roots);
+    const rootNames = clusterNames(roots, (object) => {
+      const source = readInput(object, object.namespace ?? DEFAULT_NAMESPACE).source;
+      return source.kind === 'view' ? source.root : undefined;
+    });
     for (const [i, { object: rootObject }] of roots.entries()) {
       let name = rootNames[i];
       if (usedNames.has(name)) name = `${name} (${rootObject.doc.file.path.slice(ws.root.length + 1)})`;
@@ -670,14 +691,16 @@ function readsUnparsable(ws: Workspace, expansion: Expansion): boolean {
 }
 
 /**
- * Each root's cluster name: the last folder of its path (`clusters/production`), else its name.
+ * Each root's cluster name: the last folder of its path (`clusters/production`; for the root of a
+ * source read from a workspace folder, that folder), else its name.
  * Roots whose paths end alike (`kubernetes/main/cluster/config`, `kubernetes/staging/cluster/config`)
  * are named by the first folder where their paths differ (`main`, `staging`).
  */
-function clusterNames(roots: readonly Root[]): string[] {
+function clusterNames(roots: readonly Root[], sourceRoot: (object: KubeObject) => string | undefined): string[] {
   const paths = roots.map(({ object, pathNamed }) => {
     const path = normalizeVirtual(asString(asRecord(object.body.spec)?.path) ?? '') ?? '';
-    return pathNamed && path ? path.split('/') : undefined;
+    const folder = path || (pathNamed ? sourceRoot(object) : undefined);
+    return pathNamed && folder ? folder.split('/') : undefined;
   });
   const names = roots.map(({ object, name }, i) => name ?? paths[i]?.[paths[i]!.length - 1] ?? object.name);
   if (roots.every((r) => r.name !== undefined)) return names;

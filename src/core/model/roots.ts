@@ -30,6 +30,11 @@ export interface Root {
  * excepted, and those their folder's kustomization leaves out; several in one cluster folder are
  * that folder's inferred root, returned in `inferred` with its source). `ksIdsIn` gives the ids of
  * the Kustomizations one applies, as written.
+ *
+ * `flux bootstrap --path=<p>` writes `<p>/flux-system/gotk-sync.yaml` syncing `./<p>`: a gotk-sync.yaml
+ * whose Kustomization syncs another folder, one its source does not hold, was written for no folder
+ * of this repository (a template a script copies to `clusters/<name>`, `cluster-name` filled in).
+ * Nothing was bootstrapped from it: `unbootstrapped` tells these, and they are no cluster's root.
  */
 export function clusterRoots(
   ksObjects: readonly KubeObject[],
@@ -38,6 +43,7 @@ export function clusterRoots(
   ws: Workspace,
   problems: ModelProblem[],
   ksIdsIn: (ks: KubeObject) => string[],
+  unbootstrapped: (ks: KubeObject) => boolean = () => false,
 ): { roots: Root[]; inferred: KubeObject[] } {
   const declared = configuredRoots(ws, ksObjects);
   if (declared) return declared;
@@ -52,7 +58,8 @@ export function clusterRoots(
     seen.add(samePath);
     bootstrap.push({ object, pathNamed: true });
   };
-  for (const ks of ksObjects) if (isBootstrapSyncFile(ks.file) && !patches.has(ks.file)) add(ks);
+  const templates = new Set(ksObjects.filter((ks) => isBootstrapSyncFile(ks.file) && !patches.has(ks.file) && unbootstrapped(ks)).map((ks) => ks.id));
+  for (const ks of ksObjects) if (isBootstrapSyncFile(ks.file) && !patches.has(ks.file) && !templates.has(ks.id)) add(ks);
   for (const ks of ksObjects) if (syncOf.has(ks.id)) add(ks);
   if (bootstrap.length) {
     const applied = appliedByOtherRoot(bootstrap, ksObjects, ksIdsIn);
@@ -74,7 +81,7 @@ export function clusterRoots(
     }
     appliesKs.set(ks.id, others);
   }
-  const unpatched = ksObjects.filter((o) => !patches.has(o.file));
+  const unpatched = ksObjects.filter((o) => !patches.has(o.file) && !templates.has(o.id));
   let unapplied = unpatched.filter((o) => !appliedByOther.has(o.id));
   // One left out of its folder's kustomization (commented out there) is applied by nothing, as long
   // as another root remains to apply that kustomization.

@@ -5,9 +5,10 @@ import { asArray, asRecord, asString, type KubeObject } from './objects';
 import { mountedView, normalizeVirtual, subfolderView, workspaceView, type Mount, type SourceView } from './view';
 import { trimEndChars } from '../text';
 import { segmentGlob } from '../workspace/sourceignore';
+import { pulledArtifact, type PushedArtifact } from '../bootstrap/artifacts';
 
 /** How the folder a workspace source's artifact starts at was decided. */
-export type SourceRootOrigin = 'remote' | 'bootstrap' | 'configured' | 'inferred';
+export type SourceRootOrigin = 'remote' | 'bootstrap' | 'configured' | 'inferred' | 'pushed';
 
 /** Where a Kustomization's files come from, as far as the workspace can tell. */
 export type SourceResolution =
@@ -113,6 +114,8 @@ export interface SourceOptions {
    * of the refs this repository's GitRepositories name (a feature branch): see workingTreeRef.
    */
   workingRef?: string;
+  /** OCI artifacts the repository's scripts push from its folders (`flux push artifact --path`). */
+  artifacts?: readonly PushedArtifact[];
 }
 
 /** `flux bootstrap` and the Flux Operator name the cluster's own sync source after its namespace. */
@@ -290,6 +293,10 @@ export function resolveSource(ws: Workspace, index: SourceIndex, ref: Reference 
     const root = normalizeVirtual(configured);
     if (root !== undefined && (root === '' || ws.hasDir(`${ws.root}/${root}`))) return viewAt(ws, object, label, root, 'configured', 'this workspace');
     return { kind: 'external', object, description: `${label} (configured source root '${configured}' is not a folder of this workspace)` };
+  }
+  if (ref.kind === 'OCIRepository' && options.artifacts?.length) {
+    const pushed = pulledArtifact(options.artifacts, url, asString(asRecord(spec?.ref)?.tag));
+    if (pushed && (pushed.root === '' || ws.hasDir(`${ws.root}/${pushed.root}`))) return viewAt(ws, object, label, pushed.root, 'pushed', `this workspace, pushed by ${pushed.at}`);
   }
   const bootstrap = isBootstrapSource(ref, object);
   const sameUrl = ref.kind === 'GitRepository' && urlMatchesRemote(url, options);

@@ -282,7 +282,7 @@ export function present(node: TreeNode, model: RepoModel, live?: LiveLookup): No
       const at = `${relativePath(root, f.file)}:${f.line}`;
       const details = [`${markdownText(BOOTSTRAP_WHAT[f.what])}, read from ${markdownText(f.reader)}`, markdownCode(at)];
       if (f.via) details.push(`By ${markdownCode(f.via)}`);
-      details.push(f.groups.length ? `CRD groups: ${f.groups.map(markdownCode).join(', ')}` : 'CRD groups: unknown (custom resources needing them are not flagged)');
+      if (f.what !== 'artifact') details.push(f.groups.length ? `CRD groups: ${f.groups.map(markdownCode).join(', ')}` : 'CRD groups: unknown (custom resources needing them are not flagged)');
       return {
         id: node.id,
         label: f.name,
@@ -290,7 +290,7 @@ export function present(node: TreeNode, model: RepoModel, live?: LiveLookup): No
         tooltip: details.join('\n\n'),
         contextValue: `bootstrap:${f.what}`,
         collapsible: 'none',
-        icon: { codicon: f.what === 'root' ? 'root-folder' : f.what === 'chart' ? 'package' : f.what === 'manifest' ? 'file' : 'symbol-class' },
+        icon: { codicon: f.what === 'root' ? 'root-folder' : f.what === 'chart' ? 'package' : f.what === 'manifest' ? 'file' : f.what === 'artifact' ? 'cloud-upload' : 'symbol-class' },
         location: { file: f.file, range: { start: { line: f.line - 1, character: 0 }, end: { line: f.line - 1, character: 0 } } },
       };
     }
@@ -382,6 +382,7 @@ const ROOT_ORIGIN: Record<string, string> = {
   bootstrap: "the cluster's own sync source",
   configured: 'configured in `gitopsPreview.sourceRoots` or `.gitops-preview.yaml`',
   inferred: 'inferred from where the `spec.path`s reading it resolve; pin it with `gitopsPreview.sourceRoots` or `.gitops-preview.yaml`',
+  pushed: 'the folder the repository’s own `flux push artifact` step pushes as this artifact',
 };
 
 function sourceRootLine(root: string, origin: string | undefined): string {
@@ -436,6 +437,7 @@ const BOOTSTRAP_WHAT: Record<BootstrapFact['what'], string> = {
   chart: 'A Helm chart',
   manifest: 'Manifests whose CRDs cannot be told',
   root: "A cluster's root folder",
+  artifact: 'An OCI artifact pushed from a folder of this repository',
 };
 
 function plural(n: number, noun: string): string {

@@ -57,6 +57,19 @@ test('CRD groups from upstream URLs: controller-gen file names and well-known bu
   assert.deepEqual(crdGroupsOfUrl('https://example.com/not_a-group.yaml'), []);
 });
 
+test('CRD bundles the fresh repositories apply before Flux (Talos extraManifests, scripts): grafana-operator, external-dns, NAD, jetstack cert-manager, flux-operator', () => {
+  const cases: [string, string[]][] = [
+    ['https://github.com/grafana/grafana-operator/releases/download/v5.24.0/crds.yaml', ['grafana.integreatly.org']],
+    ['https://raw.githubusercontent.com/kubernetes-sigs/external-dns/refs/tags/v0.16.1/docs/sources/crd/crd-manifest.yaml', ['externaldns.k8s.io']],
+    ['https://github.com/k8snetworkplumbingwg/network-attachment-definition-client/raw/refs/tags/v1.7.7/artifacts/networks-crd.yaml', ['k8s.cni.cncf.io']],
+    ['https://github.com/jetstack/cert-manager/releases/download/v1.7.1/cert-manager.crds.yaml', ['cert-manager.io', 'acme.cert-manager.io']],
+    ['https://github.com/controlplaneio-fluxcd/flux-operator/releases/latest/download/install.yaml', ['fluxcd.controlplane.io']],
+    // Another file of the same projects tells nothing.
+    ['https://github.com/grafana/grafana-operator/releases/download/v5.24.0/kustomize-cluster_scoped.yaml', []],
+  ];
+  for (const [url, groups] of cases) assert.deepEqual(crdGroupsOfUrl(url), groups, url);
+});
+
 test('a Taskfile applying a templated CRD folder before Flux provides its CRDs to the cluster rooted there, not to the others', () => {
   const files = {
     ...cluster('hegira'),

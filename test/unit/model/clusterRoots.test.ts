@@ -58,3 +58,34 @@ test('a bootstrap GitRepository with a placeholder URL reads the folder named af
   assert.deepEqual(root.children.map((k) => `${k.applied.name} ${k.applies.length}`), ['tools 1']);
   assert.deepEqual(checkModel(model).diagnostics.filter((d) => d.rule === 'path-not-found' && d.file.includes('/clusters/mgmt/')), []);
 });
+
+test('a gotk-sync.yaml syncing a folder other than its own that the source does not hold is a template, not a cluster (aws-samples clusters/template)', () => {
+  const sync = (path: string) =>
+    'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 1m\n  url: REPO_PREFIX/gitops-system\n  ref:\n    branch: main\n---\n' +
+    KS('flux-system', path);
+  const model = cloned({
+    'repos/gitops-system/clusters/mgmt/flux-system/gotk-sync.yaml': sync('./clusters/mgmt'),
+    'repos/gitops-system/clusters/mgmt/tools.yaml': KS('tools', './tools/a'),
+    // bin/add-cluster.sh copies clusters/template to clusters/<name> and fills in `cluster-name`.
+    'repos/gitops-system/clusters/template/flux-system/gotk-sync.yaml': sync('./clusters/cluster-name'),
+    'repos/gitops-system/clusters/template/tools.yaml': KS('tools', './tools/a'),
+    'repos/gitops-system/tools/a/cm.yaml': CM('a'),
+  }).model();
+  const json = treeJson(model);
+  assert.deepEqual(json.clusters.map((c) => c.name), ['mgmt']);
+  assert.deepEqual(json.unapplied.map((u) => `${u.kind}/${u.name} ${u.file}`).sort(), [
+    'GitRepository/flux-system repos/gitops-system/clusters/template/flux-system/gotk-sync.yaml',
+    'Kustomization/flux-system repos/gitops-system/clusters/template/flux-system/gotk-sync.yaml',
+    'Kustomization/tools repos/gitops-system/clusters/template/tools.yaml',
+  ]);
+  assert.deepEqual(checkModel(model).diagnostics.filter((d) => d.file.includes('/template/') || d.rule === 'path-not-found'), []);
+});
+
+test('a gotk-sync.yaml syncing another folder that exists stays a root (anthr76: ./k8s/rbac)', () => {
+  const model = cloned({
+    'clusters/a/flux-system/gotk-sync.yaml': KS('flux-system', './rbac'),
+    'rbac/cm.yaml': CM('r'),
+  }).model();
+  assert.deepEqual(treeJson(model).clusters.map((c) => c.root.name), ['flux-system']);
+  assert.deepEqual(model.clusters[0].objects.filter((o) => o.object.kind === 'ConfigMap').map((o) => o.name), ['r']);
+});
