@@ -4,6 +4,7 @@
  * another shape is dropped and rendered again, never handed to the model.
  */
 import type { HelmInstall } from '../core/helm/install';
+import { isBuiltObject, isRecord } from './cachedRefinement';
 
 /** `value` (a cache entry's) as a HelmInstall, or why it is not one. */
 export function asCachedHelmInstall(value: unknown): HelmInstall | string {
@@ -18,20 +19,8 @@ export function asCachedHelmInstall(value: unknown): HelmInstall | string {
   if (!Array.isArray(install.incomplete) || !install.incomplete.every((s) => typeof s === 'string')) return 'no list of incomplete values';
   for (const list of [install.crds, install.objects]) {
     if (!Array.isArray(list)) return 'no list of objects';
-    const bad = (list as unknown[]).findIndex((o) => !isObject(o));
+    const bad = (list as unknown[]).findIndex((o) => !isBuiltObject(o));
     if (bad >= 0) return `object ${bad + 1} has no apiVersion, kind or metadata.name`;
   }
   return install as unknown as HelmInstall;
-}
-
-function isObject(o: unknown): boolean {
-  if (!isRecord(o) || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string') return false;
-  const { metadata, origin } = o;
-  if (!isRecord(metadata) || typeof metadata.name !== 'string') return false;
-  if (metadata.namespace !== undefined && typeof metadata.namespace !== 'string') return false;
-  return origin === undefined || (isRecord(origin) && typeof origin.file === 'string' && Number.isInteger(origin.docIndex));
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -32,7 +32,8 @@ export function asCachedRefinement(value: unknown): CachedRefinement | string {
   return value as unknown as CachedRefinement;
 }
 
-function isBuiltObject(o: unknown): o is BuiltObject {
+/** An object as a cached build or render holds it (HelmRelease renders use it too: cachedHelmInstall.ts). */
+export function isBuiltObject(o: unknown): o is BuiltObject {
   if (!isRecord(o) || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string') return false;
   const { metadata, origin } = o;
   if (!isRecord(metadata) || typeof metadata.name !== 'string') return false;
@@ -40,6 +41,6 @@ function isBuiltObject(o: unknown): o is BuiltObject {
   return origin === undefined || (isRecord(origin) && typeof origin.file === 'string' && Number.isInteger(origin.docIndex));
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

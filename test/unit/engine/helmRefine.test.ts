@@ -59,14 +59,9 @@ spec:
     name: flux-system
 ${spec}`;
 
-/**
- * external-dns installs DNSEndpoint from its crds/ folder; `records` applies one without waiting
- * for `dns`, which applies the HelmRelease. `podinfo` is a workspace chart.
- */
-function writeRepo(name: string, extraHrSpec = ''): string {
-  const root = path.join(tmp, name);
-  const files: Record<string, string> = {
-    'clusters/prod/flux-system/gotk-sync.yaml': `apiVersion: source.toolkit.fluxcd.io/v1
+/** The cluster's bootstrap root: the fleet's GitRepository and the Kustomization syncing ./clusters/prod. */
+function gotkSync(): string {
+  return `apiVersion: source.toolkit.fluxcd.io/v1
 kind: GitRepository
 metadata:
   name: flux-system
@@ -77,7 +72,17 @@ spec:
   ref:
     branch: main
 ---
-${ks('flux-system', '  path: ./clusters/prod\n')}`,
+${ks('flux-system', '  path: ./clusters/prod\n')}`;
+}
+
+/**
+ * external-dns installs DNSEndpoint from its crds/ folder; `records` applies one without waiting
+ * for `dns`, which applies the HelmRelease. `podinfo` is a workspace chart.
+ */
+function writeRepo(name: string, extraHrSpec = ''): string {
+  const root = path.join(tmp, name);
+  const files: Record<string, string> = {
+    'clusters/prod/flux-system/gotk-sync.yaml': gotkSync(),
     'clusters/prod/apps.yaml': `${ks('dns', '  path: ./dns\n')}---\n${ks('records', '  path: ./records\n')}---\n${ks('web', '  path: ./web\n')}`,
     'dns/release.yaml': `apiVersion: source.toolkit.fluxcd.io/v1
 kind: HelmRepository
@@ -320,18 +325,7 @@ test('the engine sends what the HelmRelease renders change once they are done; c
 test("a chart's templated CRDs are installed whatever install.crds says; a cached entry of another shape is rendered again", { timeout: 300_000 }, async () => {
   const root = path.join(tmp, 'templated').split(path.sep).join('/');
   const files: Record<string, string> = {
-    'clusters/prod/flux-system/gotk-sync.yaml': `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 1m
-  url: https://example.com/fleet.git
-  ref:
-    branch: main
----
-${ks('flux-system', '  path: ./clusters/prod\n')}`,
+    'clusters/prod/flux-system/gotk-sync.yaml': gotkSync(),
     'clusters/prod/apps.yaml': `${ks('operator', '  path: ./operator\n')}---\n${ks('widgets', '  path: ./widgets\n')}`,
     'operator/release.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
 kind: HelmRelease
