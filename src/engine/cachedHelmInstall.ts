@@ -10,17 +10,30 @@ import { isBuiltObject, isRecord } from './cachedRefinement';
 export function asCachedHelmInstall(value: unknown): HelmInstall | string {
   if (!isRecord(value) || !isRecord(value.install)) return 'not an object holding an install';
   const install = value.install;
-  if (install.ok === false) return typeof install.message === 'string' && typeof install.atHand === 'boolean' ? (install as unknown as HelmInstall) : 'a failed render without its message';
+  if (install.ok === false) {
+    if (typeof install.message !== 'string' || typeof install.atHand !== 'boolean') return 'a failed render without its message';
+    if (install.incomplete !== undefined && !isStrings(install.incomplete)) return 'a failed render with a bad list of incomplete values';
+    if (install.violations !== undefined && !(Array.isArray(install.violations) && install.violations.every(isViolation))) return 'a failed render with a bad list of values violations';
+    return install as unknown as HelmInstall;
+  }
   if (install.ok !== true) return 'neither rendered nor failed';
   const chart = install.chart;
   if (!isRecord(chart) || typeof chart.name !== 'string' || typeof chart.version !== 'string' || typeof chart.digest !== 'string' || (chart.from !== 'workspace' && chart.from !== 'chart cache')) return 'no chart';
   const kube = install.kubeVersion;
   if (!isRecord(kube) || typeof kube.version !== 'string' || typeof kube.origin !== 'string') return 'no Kubernetes version';
-  if (!Array.isArray(install.incomplete) || !install.incomplete.every((s) => typeof s === 'string')) return 'no list of incomplete values';
+  if (!isStrings(install.incomplete)) return 'no list of incomplete values';
   for (const list of [install.crds, install.objects]) {
     if (!Array.isArray(list)) return 'no list of objects';
     const bad = (list as unknown[]).findIndex((o) => !isBuiltObject(o));
     if (bad >= 0) return `object ${bad + 1} has no apiVersion, kind or metadata.name`;
   }
   return install as unknown as HelmInstall;
+}
+
+function isStrings(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((s) => typeof s === 'string');
+}
+
+function isViolation(v: unknown): boolean {
+  return isRecord(v) && isStrings(v.path) && typeof v.chart === 'string' && typeof v.message === 'string' && (v.value === undefined || ['string', 'number', 'boolean'].includes(typeof v.value));
 }

@@ -388,14 +388,14 @@ export class Engine {
       if (!at) return undefined;
       const model = at.folder.model();
       const offset = at.file.lines.offset(position);
-      const info = describeSubstitution(model, at.file.path, offset) ?? schemaHover(model, at.file.path, offset);
+      const info = describeSubstitution(model, at.file.path, offset) ?? schemaHover(model, at.file.path, offset, (hr) => at.folder.chartValues(hr));
       if (!info) return undefined;
       return { markdown: info.markdown, range: at.file.lines.range(info.start, info.end) };
     },
     completion: ({ file, position, text }) => {
       const at = this.at(file, text);
       if (!at) return [];
-      return schemaCompletion(at.folder.model(), at.file.path, at.file.lines.offset(position));
+      return schemaCompletion(at.folder.model(), at.file.path, at.file.lines.offset(position), (hr) => at.folder.chartValues(hr));
     },
     codeActions: ({ file, range, text }) => {
       const at = this.at(file, text);

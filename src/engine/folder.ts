@@ -4,7 +4,7 @@
  */
 import { checkModel, type Diagnostic, type SuppressedDiagnostic } from '../core/checks/index';
 import { buildDependencyGraph, type DependencyGraph } from '../core/graph/index';
-import type { BuildOptions, KustomizationNode, RepoModel } from '../core/model/graph';
+import type { BuildOptions, HelmReleaseNode, KustomizationNode, RepoModel } from '../core/model/graph';
 import type { BuildSlot } from '../core/model/rendered';
 import { Repo } from '../core/repo';
 import { DEFAULT_BUDGETS, type Budgets } from '../core/budgets';
@@ -14,6 +14,8 @@ import type { BuildCache } from './buildCache';
 import type { EngineDiagnostic, FileDiagnostics } from './protocol';
 import { Refiner, type RefineResult } from './refine';
 import { HelmRefiner, type HelmRefineResult } from './helmRefine';
+import { ChartValuesReader } from './chartValues';
+import type { ChartValues } from '../core/helm/chartValues';
 import { MemoryBuildCache } from './memoryBuildCache';
 import type { HelmModelOptions } from '../render/helmModel';
 
@@ -29,6 +31,7 @@ export class Folder {
   private readonly refiner: Refiner | undefined;
   /** Renders the HelmReleases whose chart is at hand, once the Kustomization builds are done; absent with the static reading. */
   private readonly helmRefiner: HelmRefiner | undefined;
+  private readonly chartValuesReader: ChartValuesReader;
 
   /**
    * `builds.charts`: the chart cache the model's HelmRelease renders may read (never fill); absent:
@@ -52,6 +55,13 @@ export class Folder {
     }
     this.refiner = refiner;
     this.helmRefiner = helmRefiner;
+    this.chartValuesReader = new ChartValuesReader(this.repo.workspace);
+  }
+
+  /** What the chart of `hr` says of its values (hover and completion in spec.values), when the chart is at hand. */
+  chartValues(hr: HelmReleaseNode): ChartValues | undefined {
+    const dir = this.helmRefiner?.chartDir(hr, this.model());
+    return dir ? this.chartValuesReader.read(dir) : undefined;
   }
 
   model(): RepoModel {

@@ -18,6 +18,7 @@ import { clusterKubeVersion } from '../core/helm/kubeVersion';
 import type { Repo } from '../core/repo';
 import type { Workspace } from '../core/workspace/workspace';
 import { ChartsAtHand, chartCacheOf, helmRenderKey, renderHelmInstall, type HelmModelOptions } from '../render/helmModel';
+import { locateChart } from '../render/helm';
 import type { RenderOptions } from '../render/types';
 import type { BuildCache } from './buildCache';
 import { asCachedHelmInstall } from './cachedHelmInstall';
@@ -57,6 +58,17 @@ export class HelmRefiner {
     options: HelmModelOptions = {},
   ) {
     this.charts = new ChartsAtHand(chartCacheOf(options));
+  }
+
+  /**
+   * The folder of the chart `hr`'s render uses, when it is at hand (a workspace chart, or the chart
+   * cache's): what hover and completion inside its values read.
+   */
+  chartDir(hr: HelmReleaseNode, model: RepoModel): string | undefined {
+    if (!this.enabled) return undefined;
+    const loc = locateChart(model, hr);
+    if (!loc.ok) return undefined;
+    return loc.value.kind === 'local' ? loc.value.dir : this.charts.cached(loc.value.request)?.dir;
   }
 
   /** The model's lookup (BuildOptions.helmInstalls). */

@@ -1,4 +1,7 @@
 import { fail as failWith, ok, type Result } from '../core/result';
+import type { ValuesViolation } from '../core/helm/install';
+
+export type { ValuesViolation };
 
 /**
  * Why a render failed, classified so the UI and the CLI can say exactly what to do
@@ -28,7 +31,12 @@ export interface RenderError {
   message: string;
   /** The build's own error text (or a failed process's stderr), when there was one. */
   stderr?: string;
+  /** A HelmRelease's values the chart's schema refuses, each where it is in the merged values. */
+  violations?: ValuesViolation[];
+  /** A HelmRelease's values the render could not see (so its failure may not be the cluster's). */
+  incompleteValues?: string[];
 }
+
 
 export { ok };
 

@@ -25,7 +25,7 @@ import { getOwn } from '../core/safeRecord';
 import { maskSops } from '../core/flux/mask';
 import { setCommonMetadata } from '../core/flux/postbuild';
 import type { Result } from '../core/result';
-import { fail, ok, type RenderError } from './errors';
+import { fail, ok, type RenderError, type ValuesViolation } from './errors';
 import { defaultChartCache } from './charts/cache';
 import { describeRequest, fetchChart, type ChartRequest } from './charts/fetch';
 import { diskDirFiles, InputBudget } from './files';
@@ -213,7 +213,14 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   };
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const templated = fromWasm(await wasmModule('helm').call('helm', args, chartFiles, { timeoutMs, signal: opts.signal }), label, 'helm template', budget.describe());
-  if (!templated.ok) return templated;
+  if (!templated.ok) {
+    const error: RenderError = { ...templated.error, incompleteValues };
+    if (templated.error.stderr?.includes(SCHEMA_FAILURE)) {
+      const violations = await valuesViolations(args, chartFiles, { timeoutMs, signal: opts.signal });
+      if (violations) error.violations = violations;
+    }
+    return { ok: false, error };
+  }
 
   // Post-renderers drop helm's `# Source:` comments; remember them by object identity first. A
   // template (or crds/ file) of several documents names its source on the first one only.
@@ -279,6 +286,32 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const objects = crds === 'Skip' ? released.value : [...chartCrds.value, ...released.value];
   if (hooks) warnings.push(`${hooks} Helm hook object(s) left out: hooks run during install/upgrade and are not part of the release manifest.`);
   return ok({ objects, chartCrds: chartCrds.value, warnings, incompleteValues, releaseName: hr.releaseName, namespace, chart: loc.value.display, chartInfo: chartInfoOf(chartFiles, chartDigest), values });
+}
+
+/** How helm's values validation failure starts (chartutil, and the helm module's copy of it). */
+const SCHEMA_FAILURE = "values don't meet the specifications of the schema(s)";
+
+/**
+ * Each value behind a schema failure, where it is in the merged values (the helm module's
+ * `helm-values`: helm's own validator, walked leaf by leaf). Undefined when that answer cannot
+ * be had: the failure's message still says it all, only not at each value's line.
+ */
+async function valuesViolations(args: Record<string, unknown>, files: MemFile[], opts: { timeoutMs: number; signal?: AbortSignal }): Promise<ValuesViolation[] | undefined> {
+  const r = await wasmModule('helm').call('helm-values', args, files, opts);
+  if (!r.ok) return undefined;
+  try {
+    const got = asRecord(JSON.parse(r.output))?.violations;
+    if (!Array.isArray(got)) return undefined;
+    return got.flatMap((v) => {
+      const o = asRecord(v);
+      const path = asArray(o?.path);
+      if (!o || typeof o.chart !== 'string' || typeof o.message !== 'string' || !path.every((p) => typeof p === 'string')) return [];
+      const value = ['string', 'number', 'boolean'].includes(typeof o.value) ? { value: o.value as string | number | boolean } : {};
+      return [{ path: path as string[], chart: o.chart, message: o.message, ...value }];
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /** A `# Source:` path of the chart's `crds/` folder or a subchart's (`chart/charts/sub/crds/x.yaml`), as helm names them. */

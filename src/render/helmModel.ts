@@ -24,7 +24,7 @@ import { chartFilesDigest, locateChart, renderHelmReleaseImpl } from './helm';
 import type { RenderOptions } from './types';
 
 /** Bumped when what a render holds changes shape or meaning: older cached renders are then not reused. */
-const RENDER_FORMAT = 'helm-install-1';
+const RENDER_FORMAT = 'helm-install-2';
 
 /** Where the model's renders find charts: the chart cache they may read (never fill). */
 export interface HelmModelOptions {
@@ -192,7 +192,14 @@ export async function renderHelmInstall(
   });
   if (!r.ok) {
     if (r.error.kind === 'cancelled' || r.error.kind === 'timeout') return r.error.kind;
-    return { ok: false, atHand: r.error.kind !== 'not-allowed' && r.error.kind !== 'unavailable', message: r.error.message };
+    const atHand = r.error.kind !== 'not-allowed' && r.error.kind !== 'unavailable';
+    return {
+      ok: false,
+      atHand,
+      message: r.error.message,
+      ...(r.error.violations ? { violations: r.error.violations } : {}),
+      ...(r.error.incompleteValues?.length ? { incomplete: r.error.incompleteValues } : {}),
+    };
   }
   const crdSet = new Set(r.value.chartCrds);
   const plain = (o: object) => maskSecrets(o as BuiltObject);

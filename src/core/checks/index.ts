@@ -5,6 +5,7 @@ import { CheckContext } from './context';
 import { checkCrdOrder } from './crdOrder';
 import { checkDependsOn } from './dependsOn';
 import { checkDuplicates } from './duplicates';
+import { checkHelmReleases } from './helmReleases';
 import { checkPaths } from './paths';
 import { checkSchemas } from './schema';
 import { checkSources } from './sourceRefs';
@@ -30,6 +31,7 @@ const RULE_SETS: [string, (ctx: CheckContext) => void][] = [
   ['duplicate-object', checkDuplicates],
   ['config-invalid', checkConfig],
   ['schema', checkSchemas],
+  ['helm', checkHelmReleases],
 ];
 
 export interface CheckResult {

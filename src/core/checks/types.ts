@@ -24,6 +24,8 @@ export const RULES = {
   'config-invalid': 'warning',
   'schema-invalid': 'error',
   'schema-unknown-field': 'warning',
+  'helm-values-invalid': 'error',
+  'helm-render-failed': 'error',
 } as const;
 
 export type RuleId = keyof typeof RULES;
@@ -51,6 +53,8 @@ export const RULE_DESCRIPTIONS: Record<RuleId, string> = {
   'config-invalid': 'An entry of the repository\'s .gitops-preview.yaml is not understood and is ignored.',
   'schema-invalid': 'A field has a value the API server rejects (type, enum, pattern, bounds, a required field, a CEL rule), by the schema the cluster serves.',
   'schema-unknown-field': 'A field the schema does not have: the API server drops it, so the setting never takes effect.',
+  'helm-values-invalid': "A HelmRelease's values break its chart's values.schema.json: helm-controller fails the release and installs nothing.",
+  'helm-render-failed': "helm fails to render a HelmRelease's chart (a template error, a refused value, an incompatible kubeVersion): helm-controller fails the release.",
 };
 
 export interface Location {

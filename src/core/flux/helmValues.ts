@@ -131,7 +131,8 @@ export function maskLeaves(v: unknown): unknown {
 export function helmReleaseValues(model: RepoModel, cluster: ClusterModel, spec: Record<string, any>, namespace: string, revealSecrets = false): ValuesResult {
   const warnings: string[] = [];
   let result: Values = {};
-  const inline = asRecord(spec.values) ?? {};
+  // A copy: a targetPath sets its value inside the merge, which holds spec.values' own maps.
+  const inline = structuredClone(asRecord(spec.values) ?? {});
   for (const entry of asArray(spec.valuesFrom)) {
     const ref = asRecord(entry) ?? {};
     const kind = asString(ref.kind) ?? '';

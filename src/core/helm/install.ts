@@ -41,7 +41,21 @@ export type HelmInstall =
       /** False: the chart is not at hand (outside the workspace and not in the chart cache); true: helm failed on it. */
       readonly atHand: boolean;
       readonly message: string;
+      /** When the chart's values.schema.json refused the values: each value it refused. */
+      readonly violations?: readonly ValuesViolation[];
+      /** Values the failed render could not see: the cluster's render may not fail so. */
+      readonly incomplete?: readonly string[];
     };
+
+/** One value a chart's values.schema.json refuses: its path in the merged values (subchart names first). */
+export interface ValuesViolation {
+  readonly path: readonly string[];
+  /** The chart whose schema refuses it (a subchart's name for its values). */
+  readonly chart: string;
+  readonly message: string;
+  /** The refused value when it is a scalar: which source holds it, and whether it is a masked one. */
+  readonly value?: string | number | boolean;
+}
 
 /**
  * The model's question to the engine: the install of `hr` as the model sees it now, or undefined

@@ -10,6 +10,11 @@ import type { SourceFile, YamlDoc } from '../yaml/document';
 import { markdownCode, markdownText } from '../escape/markdown';
 import { schemasFor } from './catalog';
 import type { Schema } from './structural';
+import type { HelmReleaseNode } from '../model/graph';
+import { valuesField, valuesFields, type ChartValues, type ValuesField } from '../helm/chartValues';
+
+/** What the chart of a HelmRelease says of its values (engine/chartValues.ts), when the chart is at hand. */
+export type ChartValuesLookup = (hr: HelmReleaseNode) => ChartValues | undefined;
 
 export interface SchemaHover {
   readonly markdown: string;
@@ -53,13 +58,18 @@ export function schemaAtPath(schema: Schema, path: Path): Schema | undefined {
 }
 
 /** Hover on a key (or its scalar value): the field's type, description and allowed values. */
-export function schemaHover(model: RepoModel, filePath: string, offset: number): SchemaHover | undefined {
+export function schemaHover(model: RepoModel, filePath: string, offset: number, chartValues?: ChartValuesLookup): SchemaHover | undefined {
   const file = model.workspace.files.get(filePath);
   if (!file) return undefined;
   const found = schemaOf(model, file, offset);
   if (!found) return undefined;
   const at = keyAtOffset(found.doc, offset);
   if (!at || at.path[0] === 'metadata' || at.path[0] === 'status') return undefined;
+  const chart = chartValuesAt(model, found.doc, at.path, chartValues);
+  if (chart) {
+    const f = valuesField(chart.values, chart.path);
+    return f ? { markdown: valuesHoverText(f, chart.values.chart), start: at.start, end: at.end } : undefined;
+  }
   const field = schemaAtPath(found.schema, at.path);
   if (!field) return undefined;
   const parent = schemaAtPath(found.schema, at.path.slice(0, -1));
@@ -79,13 +89,15 @@ export function schemaHover(model: RepoModel, filePath: string, offset: number):
  * written yet), or after `key: ` the values its enum allows. `text` is the buffer as typed, which
  * may not parse: the enclosing keys are read from its indentation.
  */
-export function schemaCompletion(model: RepoModel, filePath: string, offset: number): SchemaCompletion[] {
+export function schemaCompletion(model: RepoModel, filePath: string, offset: number, chartValues?: ChartValuesLookup): SchemaCompletion[] {
   const file = model.workspace.files.get(filePath);
   if (!file) return [];
   const found = schemaOf(model, file, Math.max(0, Math.min(offset, file.text.length - 1)));
   if (!found) return [];
   const context = lineContext(file.text, offset);
   if (!context || context.path[0] === 'metadata' || context.path[0] === 'status') return [];
+  const chart = chartValuesAt(model, found.doc, context.valueOf !== undefined ? [...context.path, context.valueOf] : [...context.path, ''], chartValues);
+  if (chart) return valuesCompletion(chart.values, context.valueOf !== undefined ? chart.path : chart.path.slice(0, -1), context);
   if (context.valueOf !== undefined) {
     const field = schemaAtPath(found.schema, [...context.path, context.valueOf]);
     return (field?.enum ?? []).map((e) => ({
@@ -111,6 +123,52 @@ export function schemaCompletion(model: RepoModel, filePath: string, offset: num
       documentation: s.description ?? '',
       insertText: s.type === 'object' || s.type === 'array' ? `${name}:\n` : `${name}: `,
       required: required.has(name),
+    }))
+    .sort((a, b) => Number(b.required) - Number(a.required) || (a.label < b.label ? -1 : 1));
+}
+
+/**
+ * For a place under a HelmRelease's `spec.values` (`path` ends at the key asked about): its chart's
+ * values and the path inside them. Undefined elsewhere, or when the chart is not at hand.
+ */
+function chartValuesAt(model: RepoModel, doc: YamlDoc, path: Path, lookup: ChartValuesLookup | undefined): { values: ChartValues; path: Path } | undefined {
+  if (!lookup || path.length < 3 || path[0] !== 'spec' || path[1] !== 'values' || asRecord(doc.value)?.kind !== 'HelmRelease') return undefined;
+  for (const cluster of model.clusters) {
+    for (const hr of cluster.helmReleases) {
+      if (hr.applied.object.doc !== doc) continue;
+      const values = lookup(hr);
+      if (values) return { values, path: path.slice(2) };
+    }
+  }
+  return undefined;
+}
+
+function valuesHoverText(f: ValuesField, chart: string): string {
+  const lines = [`**${markdownText(f.name)}** · ${markdownText(f.type)}${f.required ? ' · required' : ''}`];
+  if (f.description) lines.push('', ...f.description.split('\n').map(markdownText));
+  if (f.enum?.length) lines.push('', `One of: ${f.enum.map((e) => markdownCode(JSON.stringify(e))).join(', ')}`);
+  if (f.default !== undefined && !f.nested) lines.push('', `Default: ${markdownCode(JSON.stringify(f.default))}`);
+  lines.push('', `Chart: ${markdownText(chart)}`);
+  return lines.join('\n');
+}
+
+/** Completion under spec.values: the chart's keys not yet written, or after `key: ` its enum (or boolean) values. */
+function valuesCompletion(values: ChartValues, path: Path, context: { siblings: string[]; valueOf?: string }): SchemaCompletion[] {
+  if (context.valueOf !== undefined) {
+    const f = valuesField(values, path);
+    const choices = f?.enum ?? (f?.type === 'boolean' ? [true, false] : []);
+    return choices.map((e) => ({ label: String(e), kind: 'value' as const, detail: f!.type, documentation: f!.description, insertText: typeof e === 'string' ? e : JSON.stringify(e), required: false }));
+  }
+  const written = new Set(context.siblings);
+  return valuesFields(values, path)
+    .filter((f) => !written.has(f.name))
+    .map((f) => ({
+      label: f.name,
+      kind: 'field' as const,
+      detail: `${f.type}${f.required ? ' · required' : ''}${f.default !== undefined && !f.nested ? ` · default ${JSON.stringify(f.default)}` : ''}`,
+      documentation: f.description,
+      insertText: f.nested ? `${f.name}:\n` : `${f.name}: `,
+      required: f.required,
     }))
     .sort((a, b) => Number(b.required) - Number(a.required) || (a.label < b.label ? -1 : 1));
 }

@@ -5,13 +5,10 @@
  * CRD provider (a chart the known-charts table lacks included), and a render is kept until its
  * inputs change.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
-import { Folder } from '../../../src/engine/folder';
 import { Engine } from '../../../src/engine/engine';
 import { MemoryBuildCache } from '../../../src/engine/memoryBuildCache';
 import { diskHost } from '../../../src/node/fsHost';
@@ -20,67 +17,18 @@ import { KNOWN_CHARTS } from '../../../src/core/checks/knownCharts';
 import { childrenOf, present, rootNodes, type TreeNode } from '../../../src/core/tree/viewModel';
 import { treeJson, treeText } from '../../../src/core/tree/treeData';
 import type { HelmReleaseNode, RepoModel } from '../../../src/core/model/graph';
-import { storeChart, writeRef } from '../../../src/render/charts/cache';
-import { chartCacheKey } from '../../../src/render/charts/fetch';
 import { readTarGz } from '../../../src/render/charts/tar';
 import { SHARED } from '../helpers';
+import { chartCache, folderOf, gotkSync, helmTmp, ks, REPO_URL, refined, sha256 } from './helmFixture';
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-const REPO_URL = 'http://charts.invalid/';
-let tmp: string;
-
-before(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'helm-refine-'));
-});
-after(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-/** A chart cache holding the shared package `file` as HelmRepository REPO_URL resolves `chart@version`. */
-function chartCache(name: string, chart: string, version: string, file: string): string {
-  const dir = path.join(tmp, name);
-  const tgz = fs.readFileSync(path.join(SHARED, 'charts', 'repo', file));
-  const digest = createHash('sha256').update(tgz).digest('hex');
-  const files = readTarGz(tgz);
-  assert.ok(files.ok);
-  assert.ok(storeChart(dir, digest, files.files));
-  writeRef(dir, chartCacheKey({ kind: 'http', repoUrl: REPO_URL, chart, version }), { digest, version, at: Date.now() });
-  return dir;
-}
-
-const ks = (name: string, spec: string) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-  interval: 10m
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-${spec}`;
-
-/** The cluster's bootstrap root: the fleet's GitRepository and the Kustomization syncing ./clusters/prod. */
-function gotkSync(): string {
-  return `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 1m
-  url: https://example.com/fleet.git
-  ref:
-    branch: main
----
-${ks('flux-system', '  path: ./clusters/prod\n')}`;
-}
+const tmp = helmTmp();
 
 /**
  * external-dns installs DNSEndpoint from its crds/ folder; `records` applies one without waiting
  * for `dns`, which applies the HelmRelease. `podinfo` is a workspace chart.
  */
 function writeRepo(name: string, extraHrSpec = ''): string {
-  const root = path.join(tmp, name);
+  const root = path.join(tmp.dir, name);
   const files: Record<string, string> = {
     'clusters/prod/flux-system/gotk-sync.yaml': gotkSync(),
     'clusters/prod/apps.yaml': `${ks('dns', '  path: ./dns\n')}---\n${ks('records', '  path: ./records\n')}---\n${ks('web', '  path: ./web\n')}`,
@@ -149,18 +97,6 @@ spec:
   return root.split(path.sep).join('/');
 }
 
-/** The Kustomization builds, then the HelmRelease renders, as the engine runs them; the renders' result. */
-async function refined(f: Folder) {
-  await f.refine({ allowNetwork: false });
-  const helm = await f.refineHelm({});
-  assert.ok(helm);
-  return helm;
-}
-
-function folderOf(root: string, cacheDir: string | null, cache = new MemoryBuildCache()): Folder {
-  return new Folder(root, diskHost, { sha256, remotes: ['https://example.com/fleet.git'], checkout: { branch: 'main' } }, { cache, charts: { cacheDir } });
-}
-
 function hrOf(model: RepoModel, name: string): HelmReleaseNode {
   const hr = model.clusters[0].helmReleases.find((h) => h.applied.name === name);
   assert.ok(hr, `HelmRelease ${name}`);
@@ -205,7 +141,7 @@ test('a CRD chart the known-charts table lacks is a CRD provider once its chart 
   assert.equal(bareJson.find((h) => h.name === 'podinfo')?.chart?.from, 'workspace', 'a workspace chart needs no chart cache');
 
   // In the chart cache: rendered, and its crds/ folder provides DNSEndpoint.
-  const cache = chartCache('cache-provider', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
+  const cache = chartCache(tmp.dir, 'cache-provider', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
   const withChart = folderOf(root, cache);
   assert.equal((await refined(withChart)).rendered, 2, 'external-dns from the cache, podinfo from the workspace');
   const model = withChart.model();
@@ -227,7 +163,7 @@ test('a CRD chart the known-charts table lacks is a CRD provider once its chart 
 
 test('install.crds: Skip leaves the crds/ folder out; the tree shows what each release installs', { timeout: 300_000 }, async () => {
   const root = writeRepo('skip', '  install:\n    crds: Skip\n');
-  const cache = chartCache('cache-skip', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
+  const cache = chartCache(tmp.dir, 'cache-skip', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
   const f = folderOf(root, cache);
   await refined(f);
   const model = f.model();
@@ -263,7 +199,7 @@ test('install.crds: Skip leaves the crds/ folder out; the tree shows what each r
 
 test('a render is kept until its inputs change, and only that HelmRelease is rendered again', { timeout: 300_000 }, async () => {
   const root = writeRepo('cache');
-  const chart = chartCache('cache-rerender', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
+  const chart = chartCache(tmp.dir, 'cache-rerender', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
   const builds = new MemoryBuildCache();
   const f = folderOf(root, chart, builds);
   assert.equal((await refined(f)).rendered, 2);
@@ -303,7 +239,7 @@ test('a render is kept until its inputs change, and only that HelmRelease is ren
 
 test('the engine sends what the HelmRelease renders change once they are done; check waits for them', { timeout: 300_000 }, async () => {
   const root = writeRepo('engine');
-  const cacheDir = chartCache('cache-engine', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
+  const cacheDir = chartCache(tmp.dir, 'cache-engine', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
   const engine = new Engine({ host: diskHost, builds: true, debounceMs: 0, charts: { cacheDir }, buildOptions: () => ({ sha256, remotes: ['https://example.com/fleet.git'], checkout: { branch: 'main' } }) });
   const published: string[][] = [];
   engine.onEvent((e) => {
@@ -323,7 +259,7 @@ test('the engine sends what the HelmRelease renders change once they are done; c
 });
 
 test("a chart's templated CRDs are installed whatever install.crds says; a cached entry of another shape is rendered again", { timeout: 300_000 }, async () => {
-  const root = path.join(tmp, 'templated').split(path.sep).join('/');
+  const root = path.join(tmp.dir, 'templated').split(path.sep).join('/');
   const files: Record<string, string> = {
     'clusters/prod/flux-system/gotk-sync.yaml': gotkSync(),
     'clusters/prod/apps.yaml': `${ks('operator', '  path: ./operator\n')}---\n${ks('widgets', '  path: ./widgets\n')}`,
