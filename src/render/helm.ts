@@ -232,9 +232,12 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const manifestTexts: string[] = [];
   let sourcePath = '';
   for (const doc of parseAllDocuments(templated.value, QUIET)) {
-    const comment = `${doc.commentBefore ?? ''}\n${doc.contents?.commentBefore ?? ''}`;
-    sourcePath = /^ ?Source: (.+)$/m.exec(comment)?.[1].trim() ?? sourcePath;
     const parsed: Parsed = doc.errors.length ? { js: undefined, error: doc.errors[0].message } : { js: doc.toJS() };
+    // A document of comments only keeps them on its empty contents: helm writes one when a file
+    // starts with `---` (`# Source: x` then the file), or with comments before its first `---`.
+    const emptyComment = parsed.js === null || parsed.js === undefined ? `\n${doc.contents?.comment ?? ''}` : '';
+    const comment = `${doc.commentBefore ?? ''}\n${doc.contents?.commentBefore ?? ''}${emptyComment}`;
+    sourcePath = /^ ?Source: (.+)$/m.exec(comment)?.[1].trim() ?? sourcePath;
     const o = asRecord(parsed.js);
     const origin = sourceComment(comment, loc.value);
     if (o && origin) origins.set(`${o.kind}/${asString(asRecord(o.metadata)?.name)}`, origin);
@@ -254,7 +257,9 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   }
 
   let hooks = 0;
-  const toObjects = (docs: readonly Parsed[]): Result<RenderedObject[], RenderError> => {
+  // The crds/ folder is applied by helm-controller itself (action/crds.go), with its origin labels
+  // only: commonMetadata is a post-renderer of the release manifest, which never holds those CRDs.
+  const toObjects = (docs: readonly Parsed[], postRendered: boolean): Result<RenderedObject[], RenderError> => {
     const out: RenderedObject[] = [];
     for (const doc of docs) {
       if (doc.error !== undefined) return fail('build-failed', `${label}: helm output is not valid YAML: ${doc.error.split('\n')[0]}`);
@@ -270,7 +275,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
       }
       maskSops(obj);
       const common = asRecord(spec.commonMetadata);
-      if (common) setCommonMetadata(obj, asRecord(common.labels), asRecord(common.annotations));
+      if (common && postRendered) setCommonMetadata(obj, asRecord(common.labels), asRecord(common.annotations));
       obj.metadata.labels = { ...(asRecord(obj.metadata.labels) ?? {}), [HELM_NAME_LABEL]: hr.applied.name, [HELM_NAMESPACE_LABEL]: hrNamespace };
       const rendered = obj as RenderedObject;
       const origin = origins.get(`${obj.kind}/${asString(obj.metadata?.name)}`);
@@ -279,9 +284,9 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
     }
     return ok(out);
   };
-  const chartCrds = toObjects(crdDocs);
+  const chartCrds = toObjects(crdDocs, false);
   if (!chartCrds.ok) return chartCrds;
-  const released = toObjects(manifestDocs);
+  const released = toObjects(manifestDocs, true);
   if (!released.ok) return released;
   const objects = crds === 'Skip' ? released.value : [...chartCrds.value, ...released.value];
   if (hooks) warnings.push(`${hooks} Helm hook object(s) left out: hooks run during install/upgrade and are not part of the release manifest.`);
