@@ -73,6 +73,31 @@ kustomize_workspace() {
     "$(sed -n 's/^go //p' wasm/go.mod)" "$repo_root/wasm" "$version" "$gen/kustomize-api" >"$gen/go.work"
   printf '%s' "$gen/go.work"
 }
+# The helm module is compiled against a copy of helm's module whose engine keeps each render's
+# parsed template set, and answers `tpl` of a text without actions at once
+# (wasm/_overlay/helm/pkg/engine/parsed.go): render's parse loop and tplFun are redirected to it.
+# A helm version without those lines stops the build.
+helm_workspace() {
+  local mod version gen engine
+  (cd wasm && "$go_bin" mod download helm.sh/helm/v3)
+  mod="$(cd wasm && "$go_bin" list -m -f '{{.Dir}}' helm.sh/helm/v3)"
+  version="$(cd wasm && "$go_bin" list -m -f '{{.Version}}' helm.sh/helm/v3)"
+  [[ -d "$mod" ]] || { log "ERROR: helm.sh/helm/v3 is not in the module cache"; exit 1; }
+  gen="$1"
+  rm -rf "$gen" && mkdir -p "$gen"
+  cp -R "$mod" "$gen/helm" && chmod -R u+w "$gen/helm"
+  engine="$gen/helm/pkg/engine/engine.go"
+  perl -0pi -e 's/\tfor _, filename := range keys \{\n\t\tr := tpls\[filename\]\n\t\tif _, err := t\.New\(filename\)\.Parse\(r\.tpl\); err != nil \{\n\t\t\treturn map\[string\]string\{\}, cleanupParseError\(filename, err\)\n\t\t\}\n\t\}\n/\tif t, err = e.parseAll(t, keys, tpls); err != nil {\n\t\treturn map[string]string{}, err\n\t}\n/' "$engine"
+  perl -0pi -e 's/(\treturn func\(tpl string, vals interface\{\}\) \(string, error\) \{\n)(\t\tt, err := parent\.Clone\(\)\n)/$1\t\tif plain, ok := plainTpl(tpl); ok {\n\t\t\treturn plain, nil\n\t\t}\n$2/' "$engine"
+  grep -q 'plainTpl(tpl)' "$engine" \
+    || { log "ERROR: helm $version has no tpl function in pkg/engine/engine.go to give its plain-text answer"; exit 1; }
+  grep -q 'e.parseAll(t, keys, tpls)' "$engine" \
+    || { log "ERROR: helm $version has no parse loop in pkg/engine/engine.go render to redirect"; exit 1; }
+  cp wasm/_overlay/helm/pkg/engine/*.go "$gen/helm/pkg/engine/"
+  printf 'go %s\n\nuse %s\n\nreplace helm.sh/helm/v3 %s => %s\n' \
+    "$(sed -n 's/^go //p' wasm/go.mod)" "$repo_root/wasm" "$version" "$gen/helm" >"$gen/go.work"
+  printf '%s' "$gen/go.work"
+}
 # Each module is keyed by the Go sources it is built from (its cmd/ folder and the shared ones), so a
 # change to one module does not recompile the other.
 module_key() {
@@ -97,6 +122,8 @@ for m in "${modules[@]}"; do
     work="$(kustomize_workspace "$cache/.work.$$")"
     # kyaml's built-in OpenAPI document without what no build reads (generated, checked, embedded).
     (cd wasm && GOWORK=off "$go_bin" run ./cmd/kustomize/slimschema cmd/kustomize/swagger.slim.pb)
+  elif [[ "$m" == helm ]]; then
+    work="$(helm_workspace "$cache/.work.$$")"
   fi
   (cd wasm && GOWORK="$work" GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 "$go_bin" build ${GO_BUILD_P:+-p "$GO_BUILD_P"} -trimpath -buildvcs=false \
     -buildmode=c-shared -ldflags='-s -w' -o "$tmp" "./cmd/$m")

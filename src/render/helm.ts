@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { wasmModule } from '../engine/wasm/pool';
 import type { MemFile } from '../engine/wasm/protocol';
+import type { WasmResult } from '../engine/wasm/host';
 import type { HelmReleaseNode, RepoModel } from '../core/model/graph';
 import { asArray, asRecord, asString } from '../core/model/objects';
 import { findSource } from '../core/model/sources';
@@ -178,7 +179,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   } else {
     const fetched = await remoteChart(loc.value, opts, label);
     if (!fetched.ok) return fetched;
-    chartFiles = diskDirFiles(model.workspace, fetched.value.dir, budget);
+    chartFiles = cachedChartFiles(fetched.value.digest, () => diskDirFiles(model.workspace, fetched.value.dir, budget));
     chartDigest = { digest: fetched.value.digest, from: 'chart cache' };
     readValuesFile = (f) => {
       const want = normalizeVirtual(f) ?? f;
@@ -202,6 +203,8 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   const install = asRecord(spec.install) ?? {};
   const crds = asString(install.crds) ?? 'Create';
   const args = {
+    // The instance keeps the chart loaded under this key, so the next render of it sends no files.
+    chartKey: createHash('sha256').update(`${chartDigest.digest}\0${valuesFiles.length ? (chartFiles.find((f) => f.path === 'values.yaml')?.data ?? '') : ''}`).digest('hex'),
     releaseName: hr.releaseName,
     namespace,
     kubeVersion,
@@ -212,7 +215,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
     values,
   };
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const templated = fromWasm(await wasmModule('helm').call('helm', args, chartFiles, { timeoutMs, signal: opts.signal }), label, 'helm template', budget.describe());
+  const templated = fromWasm(await callHelm('helm', args, chartFiles, { timeoutMs, signal: opts.signal }), label, 'helm template', budget.describe());
   if (!templated.ok) {
     const error: RenderError = { ...templated.error, incompleteValues };
     if (templated.error.stderr?.includes(SCHEMA_FAILURE)) {
@@ -293,6 +296,44 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   return ok({ objects, chartCrds: chartCrds.value, warnings, incompleteValues, releaseName: hr.releaseName, namespace, chart: loc.value.display, chartInfo: chartInfoOf(chartFiles, chartDigest), values });
 }
 
+/** How the helm module answers a call without files for a chart it does not hold (wasm/cmd/helm/loaded.go). */
+const NOT_LOADED = 'gitops-preview: chart not loaded';
+
+/**
+ * A helm module call for the chart `args.chartKey` names: first without its files (the instance
+ * may hold it loaded), then with them when it does not.
+ */
+async function callHelm(op: string, args: { chartKey: string }, files: readonly MemFile[], opts: { timeoutMs: number; signal?: AbortSignal }): Promise<WasmResult> {
+  const first = await wasmModule('helm').call(op, args, [], opts);
+  if (first.ok || first.kind !== 'failed' || !first.message.startsWith(NOT_LOADED)) return first;
+  return wasmModule('helm').call(op, args, files, opts);
+}
+
+/** Chart cache packages' files by digest (their content never changes), so a render reads a chart's folder once. */
+const chartFilesByDigest = new Map<string, { files: MemFile[]; bytes: number }>();
+const MAX_KEPT_CHART_BYTES = 128 * 1024 * 1024;
+
+function cachedChartFiles(digest: string, read: () => MemFile[]): MemFile[] {
+  const kept = chartFilesByDigest.get(digest);
+  if (kept) {
+    // Most recently used last.
+    chartFilesByDigest.delete(digest);
+    chartFilesByDigest.set(digest, kept);
+    return kept.files;
+  }
+  const files = read();
+  const bytes = files.reduce((n, f) => n + (typeof f.data === 'string' ? Buffer.byteLength(f.data) : f.data.byteLength), 0);
+  let total = bytes;
+  for (const v of chartFilesByDigest.values()) total += v.bytes;
+  for (const [k, v] of chartFilesByDigest) {
+    if (total <= MAX_KEPT_CHART_BYTES) break;
+    chartFilesByDigest.delete(k);
+    total -= v.bytes;
+  }
+  if (bytes <= MAX_KEPT_CHART_BYTES) chartFilesByDigest.set(digest, { files, bytes });
+  return files;
+}
+
 /** How helm's values validation failure starts (chartutil, and the helm module's copy of it). */
 const SCHEMA_FAILURE = "values don't meet the specifications of the schema(s)";
 
@@ -301,8 +342,8 @@ const SCHEMA_FAILURE = "values don't meet the specifications of the schema(s)";
  * `helm-values`: helm's own validator, walked leaf by leaf). Undefined when that answer cannot
  * be had: the failure's message still says it all, only not at each value's line.
  */
-async function valuesViolations(args: Record<string, unknown>, files: MemFile[], opts: { timeoutMs: number; signal?: AbortSignal }): Promise<ValuesViolation[] | undefined> {
-  const r = await wasmModule('helm').call('helm-values', args, files, opts);
+async function valuesViolations(args: { chartKey: string }, files: MemFile[], opts: { timeoutMs: number; signal?: AbortSignal }): Promise<ValuesViolation[] | undefined> {
+  const r = await callHelm('helm-values', args, files, opts);
   if (!r.ok) return undefined;
   try {
     const got = asRecord(JSON.parse(r.output))?.violations;

@@ -23,6 +23,9 @@ import (
 )
 
 type templateArgs struct {
+	// ChartKey names the chart's files (their digest): kept loaded under it, a later call may
+	// send no files (loaded.go).
+	ChartKey    string         `json:"chartKey"`
 	ReleaseName string         `json:"releaseName"`
 	Namespace   string         `json:"namespace"`
 	KubeVersion string         `json:"kubeVersion"`
@@ -39,7 +42,7 @@ func template(raw json.RawMessage, files abi.Files) (string, error) {
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return "", fmt.Errorf("bad helm arguments: %w", err)
 	}
-	ch, err := loadChart(files)
+	ch, err := chartOf(args.ChartKey, files)
 	if err != nil {
 		return "", err
 	}

@@ -45,7 +45,7 @@ func valuesViolations(raw json.RawMessage, files abi.Files) (string, error) {
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return "", fmt.Errorf("bad helm arguments: %w", err)
 	}
-	ch, err := loadChart(files)
+	ch, err := chartOf(args.ChartKey, files)
 	if err != nil {
 		return "", err
 	}
