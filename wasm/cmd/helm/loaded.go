@@ -15,8 +15,14 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 )
 
-// maxLoadedCharts bounds what an instance keeps: a repository uses a few dozen charts at most.
-const maxLoadedCharts = 32
+// What an instance keeps is bounded by count and by the charts' file bytes: a repository uses a
+// few dozen charts at most, and a CRD chart can be megabytes.
+const (
+	maxLoadedCharts     = 32
+	maxLoadedChartBytes = 64 << 20
+)
+
+var loadedBytes = 0
 
 // errNotLoaded starts the answer to a call that names a chart the instance does not hold: the
 // host sends the call again with the chart's files.
@@ -35,13 +41,19 @@ func chartOf(key string, files abi.Files) (*chart.Chart, error) {
 		return cloneChart(kept), nil
 	}
 	ch, err := loadChart(files)
-	if err != nil || key == "" {
+	size := 0
+	for _, f := range files.List {
+		size += f.Size
+	}
+	if err != nil || key == "" || size > maxLoadedChartBytes {
 		return ch, err
 	}
-	if len(loadedCharts) >= maxLoadedCharts {
+	if len(loadedCharts) >= maxLoadedCharts || loadedBytes+size > maxLoadedChartBytes {
 		clear(loadedCharts)
+		loadedBytes = 0
 	}
 	loadedCharts[key] = ch
+	loadedBytes += size
 	return cloneChart(ch), nil
 }
 

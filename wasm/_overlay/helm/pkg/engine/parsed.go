@@ -14,15 +14,24 @@ import (
 	"text/template"
 )
 
-// maxParsedSets bounds what an instance keeps: a repository uses a few dozen charts at most.
-const maxParsedSets = 32
+// What an instance keeps is bounded by count and by the templates' text (their parse trees take
+// a few times that): a repository uses a few dozen charts at most, and a CRD chart's templates
+// can be megabytes.
+const (
+	maxParsedSets      = 32
+	maxParsedTextBytes = 32 << 20
+)
 
-var parsedSets = map[[32]byte]*template.Template{}
+var (
+	parsedSets      = map[[32]byte]*template.Template{}
+	parsedTextBytes = 0
+)
 
 // parseAll parses every template of keys into t (set up with the render's options and functions)
 // or, when the same templates were parsed before, returns a copy of that set set up the same way.
 func (e Engine) parseAll(t *template.Template, keys []string, tpls map[string]renderable) (*template.Template, error) {
 	h := sha256.New()
+	size := 0
 	if e.Strict {
 		h.Write([]byte{1})
 	} else {
@@ -33,6 +42,7 @@ func (e Engine) parseAll(t *template.Template, keys []string, tpls map[string]re
 		h.Write([]byte{0})
 		h.Write([]byte(tpls[k].tpl))
 		h.Write([]byte{0})
+		size += len(tpls[k].tpl)
 	}
 	var key [32]byte
 	copy(key[:], h.Sum(nil))
@@ -49,11 +59,13 @@ func (e Engine) parseAll(t *template.Template, keys []string, tpls map[string]re
 			return nil, cleanupParseError(filename, err)
 		}
 	}
-	if base, err := t.Clone(); err == nil {
-		if len(parsedSets) >= maxParsedSets {
+	if base, err := t.Clone(); err == nil && size <= maxParsedTextBytes {
+		if len(parsedSets) >= maxParsedSets || parsedTextBytes+size > maxParsedTextBytes {
 			clear(parsedSets)
+			parsedTextBytes = 0
 		}
 		parsedSets[key] = base
+		parsedTextBytes += size
 	}
 	return t, nil
 }
