@@ -469,6 +469,7 @@ export class Engine {
         timeoutMs: params.timeoutMs,
         strictSubstitution: strict,
         env: params.env,
+        ...(params.kubeVersion ? { kubeVersion: params.kubeVersion } : {}),
         signal,
       };
       return node.kind === 'Kustomization' ? renderKustomization(model, node, opts) : renderHelmRelease(model, node, opts);

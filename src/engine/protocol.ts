@@ -164,6 +164,8 @@ export interface RenderParams {
   timeoutMs?: number;
   /** kustomize-controller's StrictPostBuildSubstitutions; default: as the repository runs it (on from Flux 2.9 unless a file turns the gate off). */
   strictSubstitution?: boolean;
+  /** A HelmRelease's `.Capabilities.KubeVersion`: the connected cluster's (drift); default the version the repository pins, else the documented default. */
+  kubeVersion?: string;
   /** Environment for chart fetches (where registry logins and the chart cache are); default the engine's process environment. The builds see none. */
   env?: Record<string, string | undefined>;
 }

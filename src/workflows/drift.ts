@@ -10,6 +10,7 @@ import { toManifest } from '../core/flux/mask';
 import type { DriftSubject, EngineMethod, HelmRenderResult, ParamsOf, RenderParams, RenderResult, ResultOf, TargetRef } from '../engine/protocol';
 import { fail, ok, type Result } from '../core/result';
 import type { ClusterClient } from '../cluster/client';
+import { kubeVersionProblem } from '../core/flux/validation';
 import { clusterDriftApi } from '../cluster/dryRun';
 import { readReleases } from '../cluster/helmStorage';
 
@@ -51,9 +52,21 @@ export function engineDriftContext(
 ): DriftRunContext {
   return {
     ...rest,
-    render: (signal) => engine.request('render', { target, ...renderOptions }, signal),
+    render: async (signal) => {
+      // helm-controller renders with the Kubernetes version of the cluster it installs to
+      // (.Capabilities.KubeVersion): the connected cluster's, when it answers.
+      const kubeVersion = target.kind === 'HelmRelease' ? await liveKubeVersion(rest.client, signal) : undefined;
+      return engine.request('render', { target, ...renderOptions, ...(kubeVersion ? { kubeVersion } : {}) }, signal);
+    },
     isNamespaced: (types) => engine.request('isNamespaced', { root: target.root, types }),
   };
+}
+
+/** The cluster's `gitVersion` (`v1.33.2+k3s1`), or undefined when it does not answer or answers something else. */
+async function liveKubeVersion(client: ClusterClient, signal?: AbortSignal): Promise<string | undefined> {
+  const v = await client.version({ signal });
+  if (!v.ok || typeof v.value.gitVersion !== 'string' || kubeVersionProblem(v.value.gitVersion)) return undefined;
+  return v.value.gitVersion;
 }
 
 /** Which comparisons of a HelmRelease to run: helm-controller's drift detection, desired vs deployed, or both. */

@@ -7,9 +7,11 @@
  * valuesFrom object outside the workspace, masked Secret values) may fail where the cluster's does
  * not: it is a warning then, saying so.
  */
-import type { HelmReleaseNode } from '../model/graph';
+import type { AppliedObject, ClusterModel, HelmReleaseNode } from '../model/graph';
 import type { ValuesViolation } from '../helm/install';
-import { asRecord } from '../model/objects';
+import type { BuiltObject } from '../model/rendered';
+import { asRecord, asString } from '../model/objects';
+import { yieldsToOthers } from '../flux/ssaPolicy';
 import { MASK } from '../flux/mask';
 import { getOwn } from '../safeRecord';
 import type { PathSegment } from '../yaml/document';
@@ -23,6 +25,11 @@ const KEY_OF = (path: PathSegment[]): PathSegment[] => [...path, '\u0000'];
 const MAX_ERROR_LINES = 20;
 
 export function checkHelmReleases(ctx: CheckContext): void {
+  checkRenders(ctx);
+  for (const cluster of ctx.model.clusters) checkConflicts(ctx, cluster);
+}
+
+function checkRenders(ctx: CheckContext): void {
   const seen = new Set<HelmReleaseNode['applied']['object']>();
   for (const cluster of ctx.model.clusters) {
     for (const hr of cluster.helmReleases) {
@@ -120,4 +127,86 @@ function errorOf(message: string, label: string): string {
 function truncateLines(text: string): string {
   const lines = text.split('\n');
   return lines.length <= MAX_ERROR_LINES ? text : `${lines.slice(0, MAX_ERROR_LINES).join('\n')}\n… (${lines.length - MAX_ERROR_LINES} more lines)`;
+}
+
+/**
+ * duplicate-object over what charts install: an object a HelmRelease's chart renders that a
+ * Kustomization of the same cluster applies too, or another HelmRelease's chart renders. helm
+ * refuses to install over an object its release does not own ("exists and cannot be imported into
+ * the current release: invalid ownership metadata"); installed first, the object is then
+ * overwritten by the other's apply, and deleted by either's pruning or uninstall. The chart's
+ * `crds/` folder is left out: helm skips a CRD of that folder that exists. A Kustomization's copy
+ * that carries the release's ownership (meta.helm.sh/release-name and -namespace) is adopted, and
+ * one marked `kustomize.toolkit.fluxcd.io/ssa: IfNotPresent` or `Ignore` fights no one.
+ */
+function checkConflicts(ctx: CheckContext, cluster: ClusterModel): void {
+  const rendered = new Map<string, { hr: HelmReleaseNode; object: BuiltObject }[]>();
+  for (const hr of cluster.helmReleases) {
+    const install = hr.install;
+    if (!install?.ok || asRecord(hr.applied.object.body.spec)?.kubeConfig) continue;
+    const where = ctx.placement(hr.applied);
+    for (const object of install.objects) {
+      const key = keyOf(ctx, where, object.apiVersion, object.kind, object.metadata.namespace, object.metadata.name);
+      const list = rendered.get(key);
+      if (list) {
+        if (!list.some((e) => e.hr === hr)) list.push({ hr, object });
+      } else rendered.set(key, [{ hr, object }]);
+    }
+  }
+  if (!rendered.size) return;
+  const applied = new Map<string, AppliedObject[]>();
+  for (const ks of cluster.kustomizations) {
+    for (const a of ks.applies) {
+      const id = ctx.identity(a);
+      if (!id) continue;
+      const key = keyOf(ctx, ctx.placement(a), a.apiVersion, a.kind, id.namespace, id.name);
+      if (!rendered.has(key)) continue;
+      const list = applied.get(key);
+      if (list) list.push(a);
+      else applied.set(key, [a]);
+    }
+  }
+  const reported = new Set<string>();
+  for (const [key, charts] of rendered) {
+    const objects = (applied.get(key) ?? []).filter((a) => !yieldsToOthers(a.object.body) && !charts.every((c) => ownedBy(a, c.hr)));
+    if (charts.length + objects.length < 2) continue;
+    const { object } = charts[0];
+    const ns = ctx.model.isNamespaced(object.kind, object.apiVersion) ? object.metadata.namespace : undefined;
+    const what = `${object.kind} ${ns ? `${ns}/` : ''}${object.metadata.name}`;
+    const hrLabel = (hr: HelmReleaseNode) => `HelmRelease ${hr.applied.namespace ?? 'default'}/${hr.applied.name}`;
+    const ksLabel = (a: AppliedObject) => `Kustomization ${a.appliedBy!.applied.namespace}/${a.appliedBy!.applied.name}`;
+    const others = [...charts.map((c) => hrLabel(c.hr)), ...new Set(objects.map(ksLabel))];
+    for (const { hr } of charts) {
+      const mine = `${hr.applied.object.doc.file.path}#${hr.applied.object.doc.index}#${key}`;
+      if (reported.has(mine)) continue;
+      reported.add(mine);
+      const rest = others.filter((o) => o !== hrLabel(hr));
+      const related = [
+        ...objects.flatMap((a) => ctx.related(a.object.doc, ['metadata', 'name'], `also applied here (by ${ksLabel(a)})`)),
+        ...charts.filter((c) => c.hr !== hr).flatMap((c) => ctx.related(c.hr.applied.object.doc, ['spec', 'chart'], `${hrLabel(c.hr)}'s chart renders it too`)),
+      ];
+      ctx.report(
+        'duplicate-object',
+        hr.applied.object.doc,
+        ['spec', 'chart', '\u0000'],
+        findingMessage(
+          `${what}, which ${hrLabel(hr)}'s chart renders, is also ${objects.length ? 'applied' : 'rendered'} by ${rest.join(', ')} in cluster '${cluster.name}': define it once.`,
+          "helm refuses to install an object its release does not own (\"exists and cannot be imported into the current release: invalid ownership metadata\"); installed first, the object is overwritten by the other's apply, and deleted by either's prune or uninstall.",
+        ),
+        { related },
+      );
+    }
+  }
+}
+
+function keyOf(ctx: CheckContext, where: string, apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
+  const group = apiVersion.slice(0, apiVersion.lastIndexOf('/') + 1);
+  const ns = ctx.model.isNamespaced(kind, apiVersion) ? (namespace ?? '') : '';
+  return `${where}\u0000${group}\u0000${kind}\u0000${ns}\u0000${name}`;
+}
+
+/** A Kustomization's copy that the release adopts: helm's ownership annotations name it. */
+function ownedBy(a: AppliedObject, hr: HelmReleaseNode): boolean {
+  const annotations = asRecord(asRecord(a.object.body.metadata)?.annotations);
+  return asString(annotations?.['meta.helm.sh/release-name']) === hr.releaseName && asString(annotations?.['meta.helm.sh/release-namespace']) === hr.targetNamespace;
 }

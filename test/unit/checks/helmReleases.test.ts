@@ -163,3 +163,42 @@ spec:
   assert.deepEqual(found.map(at), ['helm-render-failed error web.yaml:8']);
   assert.match(found[0].message, /^HelmRelease apps\/web fails to render: .*image\.tag is required/);
 });
+
+test("an object a chart renders that a Kustomization applies too is a duplicate-object at the HelmRelease, unless the release owns it", { timeout: 300_000 }, async () => {
+  const files = (annotations: string) => ({
+    'apps/kustomization.yaml': 'resources: [web.yaml, config.yaml]\n',
+    'apps/web.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: web
+  namespace: apps
+spec:
+  interval: 1h
+  chart:
+    spec:
+      chart: ./charts/web
+      sourceRef:
+        kind: GitRepository
+        name: flux-system
+        namespace: flux-system
+`,
+    'apps/config.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: web-settings
+  namespace: apps
+${annotations}data:
+  a: b
+`,
+    'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 1.0.0\n',
+    'charts/web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-settings\ndata:\n  tag: "1"\n',
+  });
+  const found = await findings(repo('conflict', files('')), null, 'duplicate-object');
+  assert.deepEqual(found.map(at), ['duplicate-object error web.yaml:8']);
+  assert.match(found[0].message, /^ConfigMap apps\/web-settings, which HelmRelease apps\/web's chart renders, is also applied by Kustomization flux-system\/apps in cluster 'prod': define it once\./);
+  assert.deepEqual(found[0].related.map((r) => `${path.basename(r.file)}:${r.range.start.line + 1} ${r.message}`), ['config.yaml:4 also applied here (by Kustomization flux-system/apps)']);
+
+  // The Kustomization's copy carries the release's ownership: helm adopts it.
+  const owned = await findings(repo('owned', files('  annotations:\n    meta.helm.sh/release-name: web\n    meta.helm.sh/release-namespace: apps\n')), null, 'duplicate-object');
+  assert.deepEqual(owned, []);
+});
