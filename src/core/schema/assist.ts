@@ -98,6 +98,10 @@ export function schemaCompletion(model: RepoModel, filePath: string, offset: num
   if (!context || context.path[0] === 'metadata' || context.path[0] === 'status') return [];
   const chart = chartValuesAt(model, found.doc, context.valueOf !== undefined ? [...context.path, context.valueOf] : [...context.path, ''], chartValues);
   if (chart) return valuesCompletion(chart.values, context.valueOf !== undefined ? chart.path : chart.path.slice(0, -1), context);
+  if (context.valueOf === 'name') {
+    const names = referenceNames(model, found.doc, context.path);
+    if (names) return names;
+  }
   if (context.valueOf !== undefined) {
     const field = schemaAtPath(found.schema, [...context.path, context.valueOf]);
     return (field?.enum ?? []).map((e) => ({
@@ -171,6 +175,59 @@ function valuesCompletion(values: ChartValues, path: Path, context: { siblings: 
       required: f.required,
     }))
     .sort((a, b) => Number(b.required) - Number(a.required) || (a.label < b.label ? -1 : 1));
+}
+
+/** What a Flux reference's `name:` may name, by where it is: the kinds and the namespace that matter. */
+function referenceTarget(kind: string, path: Path): { kinds: string[]; what: string } | undefined {
+  const p = path.map((x) => (typeof x === 'number' ? '#' : x)).join('.');
+  if (p === 'spec.dependsOn.#') return { kinds: [kind], what: `a ${kind} it waits for` };
+  if (kind === 'Kustomization' && p === 'spec.sourceRef') return { kinds: ['GitRepository', 'OCIRepository', 'Bucket', 'ExternalArtifact'], what: 'the source it builds from' };
+  if (kind === 'HelmRelease' && p === 'spec.chart.spec.sourceRef') return { kinds: ['HelmRepository', 'GitRepository', 'Bucket'], what: 'the source of its chart' };
+  if (kind === 'HelmRelease' && p === 'spec.chartRef') return { kinds: ['OCIRepository', 'HelmChart', 'ExternalArtifact'], what: 'its chart' };
+  if (kind === 'HelmRelease' && p === 'spec.valuesFrom.#') return { kinds: ['ConfigMap', 'Secret'], what: 'values for its chart' };
+  if (kind === 'Kustomization' && p === 'spec.postBuild.substituteFrom.#') return { kinds: ['ConfigMap', 'Secret'], what: 'variables for its substitution' };
+  return undefined;
+}
+
+/**
+ * After `name: ` in a Flux reference (dependsOn, sourceRef, chartRef, valuesFrom, substituteFrom):
+ * the names of the objects of the right kinds in the clusters that apply this document, those of
+ * its own namespace first. Undefined where the key is not a reference, or the document is in no
+ * cluster (the schema's answer stands then).
+ */
+function referenceNames(model: RepoModel, doc: YamlDoc, path: Path): SchemaCompletion[] | undefined {
+  const value = asRecord(doc.value);
+  const kind = asString(value?.kind);
+  const target = kind && referenceTarget(kind, path);
+  if (!target) return undefined;
+  // The kind written beside `name:`, when the document parses (a sourceRef's `kind: GitRepository`).
+  let node: unknown = value;
+  for (const p of path) node = Array.isArray(node) ? node[p as number] : asRecord(node)?.[p];
+  const written = asString(asRecord(node)?.kind);
+  const kinds = written && target.kinds.includes(written) ? [written] : target.kinds;
+  const out = new Map<string, SchemaCompletion & { own: boolean }>();
+  for (const cluster of model.clusters) {
+    const self = cluster.objects.find((o) => o.object.doc === doc);
+    if (!self) continue;
+    const ns = self.namespace ?? 'default';
+    for (const o of cluster.objects) {
+      if (!kinds.includes(o.kind) || o === self || o.name.includes('${')) continue;
+      const own = (o.namespace ?? 'default') === ns;
+      const key = `${o.kind}/${o.namespace ?? ''}/${o.name}`;
+      if (out.has(key)) continue;
+      out.set(key, {
+        label: o.name,
+        kind: 'value',
+        detail: `${o.kind}${own ? '' : ` in namespace ${o.namespace ?? 'default'} (add namespace: ${o.namespace ?? 'default'})`}`,
+        documentation: `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}, ${target.what}, in cluster '${cluster.name}'.`,
+        insertText: o.name,
+        required: false,
+        own,
+      });
+    }
+  }
+  if (!out.size) return undefined;
+  return [...out.values()].sort((a, b) => Number(b.own) - Number(a.own) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)).map(({ own: _own, ...c }) => c);
 }
 
 function typeName(s: Schema): string {
@@ -261,6 +318,8 @@ function lineContext(text: string, offset: number): { path: Path; siblings: stri
       if (level === 0) break;
     }
   }
+  // `- key: ` on the cursor's line: the key is in a list item.
+  if (current?.dash) path.push(0);
   // Keys after the cursor at the same level are written too, the cursor's own line included.
   const lineEnd = text.indexOf('\n', offset);
   const whole = parseKeyLine(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd));

@@ -58,3 +58,25 @@ test('completion: the fields of the mapping at the cursor not written yet, requi
   assert.equal(top[0].label, 'interval');
   assert.equal(top[0].required, true);
 });
+
+test("completion after a Flux reference's `name: `: the objects of the right kind in the document's clusters, its namespace first", () => {
+  const ks = (name: string, ns: string, extra = '') =>
+    `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  interval: 10m\n  path: ./${name}\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n    namespace: flux-system\n${extra}`;
+  const apps = ks('apps', 'flux-system', '  dependsOn:\n    - name: \n');
+  const files = {
+    'clusters/prod/flux-system/gotk-sync.yaml': `apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 1m\n  url: https://example.com/fleet.git\n  ref:\n    branch: main\n---\n${ks('flux-system', 'flux-system').replace('./flux-system', './clusters/prod')}`,
+    'clusters/prod/apps.yaml': apps,
+    'clusters/prod/infra.yaml': `${ks('infra', 'flux-system')}---\n${ks('tenant', 'team-a')}---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: charts\n  namespace: flux-system\nspec:\n  url: https://charts.example.com\n`,
+  };
+  const model = memoryRepo(files).model();
+  const offset = at(apps, '    - name: ') + '    - name: '.length;
+  const names = schemaCompletion(model, '/repo/clusters/prod/apps.yaml', offset);
+  assert.deepEqual(names.map((c) => `${c.label} (${c.detail})`), [
+    'flux-system (Kustomization)',
+    'infra (Kustomization)',
+    'tenant (Kustomization in namespace team-a (add namespace: team-a))',
+  ]);
+  // A sourceRef's name: sources of the kind written beside it.
+  const source = schemaCompletion(model, '/repo/clusters/prod/apps.yaml', at(apps, '    name: flux-system') + '    name: '.length);
+  assert.deepEqual(source.map((c) => c.label), ['flux-system']);
+});
