@@ -9,6 +9,7 @@ import type { BuildOptions, RepoModel } from '../core/model/graph';
 import type { Budgets } from '../core/budgets';
 import { objectsOf } from '../core/model/objects';
 import { schemaCompletion, schemaHover } from '../core/schema/assist';
+import { schemaCommentFixes } from '../core/fixes/schemaComment';
 import { describeSubstitution } from '../core/substitution/describe';
 import { quickFixes } from '../core/fixes/index';
 import { suppressionFixes } from '../core/fixes/suppress';
@@ -413,6 +414,7 @@ export class Engine {
           });
         }
       }
+      for (const fix of schemaCommentFixes(model, file, range)) out.push({ title: fix.title, edits: fix.edits.map((e) => ({ ...e })), preferred: false });
       return out;
     },
     fileTargets: ({ file }) => {

@@ -115,8 +115,8 @@ export interface CodeAction {
   title: string;
   edits: TextEdit[];
   preferred: boolean;
-  /** The diagnostic it fixes (same rule and start position as one the engine published). */
-  diagnostic: { rule: string; start: Position };
+  /** The diagnostic it fixes (same rule and start position as one the engine published); none for an action on the text itself (a `$schema` comment to remove). */
+  diagnostic?: { rule: string; start: Position };
 }
 
 /** A Kustomization or HelmRelease written in a file, with the identity Flux gives it. */

@@ -25,7 +25,7 @@ export function registerDiagnostics(context: vscode.ExtensionContext, services: 
     collection,
     services.engine.onDidPublishDiagnostics(publish),
     vscode.languages.registerCodeActionsProvider(YAML_SELECTOR, codeActionProvider(services.engine.client), {
-      providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+      providedCodeActionKinds: [vscode.CodeActionKind.QuickFix, vscode.CodeActionKind.RefactorRewrite],
     }),
     vscode.languages.registerHoverProvider(YAML_SELECTOR, hoverProvider(services.engine.client)),
     vscode.languages.registerCompletionItemProvider(YAML_SELECTOR, completionProvider(services.engine.client), ' ', ':'),

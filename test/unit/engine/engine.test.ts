@@ -37,11 +37,11 @@ test('quick fixes come back as text edits tied to the diagnostic they fix', asyn
   const fixes = await engine.request('codeActions', { file, range: { start: { line: 8, character: 0 }, end: { line: 8, character: 20 } } });
   const fix = fixes.find((f) => f.preferred);
   assert.ok(fix, JSON.stringify(fixes));
-  assert.equal(fix.diagnostic.rule, 'depends-on-not-found');
+  assert.equal(fix.diagnostic?.rule, 'depends-on-not-found');
   assert.equal(fix.edits[0].newText, 'infrastructure');
   // Every finding can also be ignored, by a comment above its line or for the file; never preferred.
   const ignores = fixes.filter((f) => f.title.startsWith('Ignore depends-on-not-found'));
-  assert.deepEqual(ignores.map((f) => [f.title, f.preferred, f.diagnostic.rule]), [
+  assert.deepEqual(ignores.map((f) => [f.title, f.preferred, f.diagnostic?.rule]), [
     ['Ignore depends-on-not-found on this line', false, 'depends-on-not-found'],
     ['Ignore depends-on-not-found in this file', false, 'depends-on-not-found'],
   ]);
