@@ -42,7 +42,7 @@ function sharedCharts(): Map<string, { file: string; version: string }> {
 }
 
 /** A chart cache answering the corpus's chart requests the shared charts can: how many HelmReleases it serves. */
-function fillCache(root: string, cacheDir: string): { served: number; total: number } {
+export function fillCache(root: string, cacheDir: string): { served: number; total: number } {
   const folder = new Folder(root, diskHost, { sha256 });
   const model = folder.model();
   const shared = sharedCharts();

@@ -22,6 +22,7 @@ export function asCachedHelmInstall(value: unknown): HelmInstall | string {
   const kube = install.kubeVersion;
   if (!isRecord(kube) || typeof kube.version !== 'string' || typeof kube.origin !== 'string') return 'no Kubernetes version';
   if (!isStrings(install.incomplete)) return 'no list of incomplete values';
+  if (install.unread !== undefined && !(isRecord(install.unread) && isStrings(install.unread.keys) && isStrings(install.unread.known))) return 'a bad list of unread values';
   for (const list of [install.crds, install.objects]) {
     if (!Array.isArray(list)) return 'no list of objects';
     const bad = (list as unknown[]).findIndex((o) => !isBuiltObject(o));

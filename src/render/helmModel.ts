@@ -24,7 +24,7 @@ import { chartFilesDigest, locateChart, renderHelmReleaseImpl } from './helm';
 import type { RenderOptions } from './types';
 
 /** Bumped when what a render holds changes shape or meaning: older cached renders are then not reused. */
-const RENDER_FORMAT = 'helm-install-2';
+const RENDER_FORMAT = 'helm-install-3';
 
 /** Where the model's renders find charts: the chart cache they may read (never fill). */
 export interface HelmModelOptions {
@@ -210,5 +210,6 @@ export async function renderHelmInstall(
     crds: r.value.chartCrds.map(plain),
     objects: r.value.objects.filter((o) => !crdSet.has(o)).map(plain),
     incomplete: r.value.incompleteValues,
+    ...(r.value.unread.length ? { unread: { keys: r.value.unread, known: r.value.chartKeys } } : {}),
   };
 }

@@ -82,4 +82,8 @@ export interface HelmRenderResult extends RenderResult {
   incompleteValues: string[];
   /** The chart used: Chart.yaml's name and version, and the sha256 naming its content (package, or the workspace folder's files). */
   chartInfo: { name: string; version: string; digest: string; from: 'workspace' | 'chart cache' };
+  /** Top-level keys of spec.values the chart never reads (not in values.yaml, its schema, a subchart, or any template). */
+  unread: string[];
+  /** The top-level keys the chart knows, for a suggestion. */
+  chartKeys: string[];
 }

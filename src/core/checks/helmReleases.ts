@@ -17,6 +17,7 @@ import { getOwn } from '../safeRecord';
 import type { PathSegment } from '../yaml/document';
 import type { CheckContext } from './context';
 import { findingMessage } from './message';
+import { closestNames } from './similar';
 
 /** A path one step past a node: rangeAt resolves it to the node's key (`chart:`, not its whole block). */
 const KEY_OF = (path: PathSegment[]): PathSegment[] => [...path, '\u0000'];
@@ -26,6 +27,7 @@ const MAX_ERROR_LINES = 20;
 
 export function checkHelmReleases(ctx: CheckContext): void {
   checkRenders(ctx);
+  checkUnread(ctx);
   for (const cluster of ctx.model.clusters) checkConflicts(ctx, cluster);
 }
 
@@ -72,8 +74,11 @@ function reportViolation(ctx: CheckContext, hr: HelmReleaseNode, label: string, 
   let at: PathSegment[];
   let from = '';
   if (spec.values !== undefined && (inlineHolds || (!inline.found && !valuesFrom))) {
-    // The value in spec.values, or where a missing (required) key would go: the nearest key it has.
+    // The value in spec.values, or where a missing (required) key would go: the nearest key it has;
+    // for keys the schema does not allow, the first of them.
     at = ['spec', 'values', ...inline.segments];
+    const extra = /^additional propert(?:y|ies) '([^']+)'/.exec(v.message)?.[1];
+    if (inline.found && extra !== undefined && asRecord(inline.value) && Object.prototype.hasOwnProperty.call(asRecord(inline.value), extra)) at = KEY_OF([...at, extra]);
   } else if (valuesFrom) {
     at = KEY_OF(['spec', 'valuesFrom']);
     from = ' (from valuesFrom)';
@@ -209,4 +214,33 @@ function keyOf(ctx: CheckContext, where: string, apiVersion: string, kind: strin
 function ownedBy(a: AppliedObject, hr: HelmReleaseNode): boolean {
   const annotations = asRecord(asRecord(a.object.body.metadata)?.annotations);
   return asString(annotations?.['meta.helm.sh/release-name']) === hr.releaseName && asString(annotations?.['meta.helm.sh/release-namespace']) === hr.targetNamespace;
+}
+
+/**
+ * helm-values-unread: a top-level key of spec.values that the rendered chart never reads (not in
+ * its values.yaml or schema, not a subchart's, named in none of its templates; render/helm.ts).
+ * helm accepts it and nothing uses it: most often a typo of a key the chart has.
+ */
+function checkUnread(ctx: CheckContext): void {
+  const seen = new Set<object>();
+  for (const cluster of ctx.model.clusters) {
+    for (const hr of cluster.helmReleases) {
+      const install = hr.install;
+      if (!install?.ok || !install.unread || seen.has(hr.applied.object)) continue;
+      seen.add(hr.applied.object);
+      const chart = `${install.chart.name} ${install.chart.version}`;
+      for (const key of install.unread.keys) {
+        const near = closestNames(key, [...install.unread.known]);
+        ctx.report(
+          'helm-values-unread',
+          hr.applied.object.doc,
+          KEY_OF(['spec', 'values', key]),
+          findingMessage(
+            `HelmRelease ${hr.applied.namespace ?? 'default'}/${hr.applied.name}: values.${key} is not a value of chart ${chart}, and no template of it reads it${near.length ? `: did you mean '${near[0]}'?` : '.'}`,
+            'helm accepts values the chart does not know, and nothing uses them: the setting never takes effect.',
+          ),
+        );
+      }
+    }
+  }
 }

@@ -26,6 +26,7 @@ export const RULES = {
   'schema-unknown-field': 'warning',
   'helm-values-invalid': 'error',
   'helm-render-failed': 'error',
+  'helm-values-unread': 'warning',
 } as const;
 
 export type RuleId = keyof typeof RULES;
@@ -55,6 +56,7 @@ export const RULE_DESCRIPTIONS: Record<RuleId, string> = {
   'schema-unknown-field': 'A field the schema does not have: the API server drops it, so the setting never takes effect.',
   'helm-values-invalid': "A HelmRelease's values break its chart's values.schema.json: helm-controller fails the release and installs nothing.",
   'helm-render-failed': "helm fails to render a HelmRelease's chart (a template error, a refused value, an incompatible kubeVersion): helm-controller fails the release.",
+  'helm-values-unread': "A top-level key of a HelmRelease's values that its chart never reads: the setting never takes effect (a typo, most often).",
 };
 
 export interface Location {

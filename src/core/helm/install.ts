@@ -35,6 +35,8 @@ export type HelmInstall =
        * values masked): the cluster's render may differ, so the release is not the last word.
        */
       readonly incomplete: readonly string[];
+      /** Top-level keys of spec.values the chart never reads, and the keys it knows (render/helm.ts). */
+      readonly unread?: { readonly keys: readonly string[]; readonly known: readonly string[] };
     }
   | {
       readonly ok: false;

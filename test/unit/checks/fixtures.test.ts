@@ -11,8 +11,8 @@ import { check, diskRepo, expectedMarkers, FIXTURES, keys } from './helpers';
 // Unreadable files (FIFOs, links out of the workspace) and analysis limits (a hundred nested levels)
 // need hostile fixtures built at test time: test/unit/hardening covers them.
 // build-failed needs the Kustomization builds the engine runs (test/unit/engine/refine.test.ts), and
-// helm-values-invalid / helm-render-failed the HelmRelease renders (test/unit/checks/helmReleases.test.ts).
-const rules = Object.keys(RULES).filter((r) => !['substitution-invalid', 'file-unreadable', 'analysis-limit', 'build-failed', 'helm-values-invalid', 'helm-render-failed'].includes(r));
+// helm-values-invalid / helm-render-failed / helm-values-unread the HelmRelease renders (test/unit/checks/helmReleases.test.ts).
+const rules = Object.keys(RULES).filter((r) => !['substitution-invalid', 'file-unreadable', 'analysis-limit', 'build-failed', 'helm-values-invalid', 'helm-render-failed', 'helm-values-unread'].includes(r));
 
 for (const rule of rules) {
   for (const variant of ['fail', 'pass'] as const) {

@@ -7,9 +7,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkModel, type Diagnostic } from '../../../src/core/checks/index';
 import { runCli } from '../../../src/cli/main';
+import { readTarGz } from '../../../src/render/charts/tar';
+import { SHARED } from '../helpers';
 import { chartCache, folderOf, gotkSync, helmTmp, ks, REPO_URL, refined, writeFiles } from '../engine/helmFixture';
 
 const tmp = helmTmp();
@@ -201,4 +204,35 @@ ${annotations}data:
   // The Kustomization's copy carries the release's ownership: helm adopts it.
   const owned = await findings(repo('owned', files('  annotations:\n    meta.helm.sh/release-name: web\n    meta.helm.sh/release-namespace: apps\n')), null, 'duplicate-object');
   assert.deepEqual(owned, []);
+});
+
+test('a top-level value the chart never reads is a helm-values-unread warning with the closest key it has', { timeout: 300_000 }, async () => {
+  const tgz = readTarGz(fs.readFileSync(path.join(SHARED, 'charts', 'repo', 'podinfo-6.14.1.tgz')));
+  assert.ok(tgz.ok);
+  const root = repo('unread', {
+    'apps/web.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: podinfo
+  namespace: apps
+spec:
+  interval: 1h
+  chart:
+    spec:
+      chart: ./charts/podinfo
+      sourceRef:
+        kind: GitRepository
+        name: flux-system
+        namespace: flux-system
+  values:
+    replicaCount: 2
+    replicaCout: 3
+    ui:
+      message: hello
+`,
+    ...Object.fromEntries(tgz.files.map((f) => [path.join('charts', f.path), Buffer.from(f.data).toString('utf8')])),
+  });
+  const found = await findings(root, null);
+  assert.deepEqual(found.map(at), ['helm-values-unread warning web.yaml:17']);
+  assert.match(found[0].message, /^HelmRelease apps\/podinfo: values\.replicaCout is not a value of chart podinfo 6\.14\.1, and no template of it reads it: did you mean 'replicaCount'\?/);
 });
