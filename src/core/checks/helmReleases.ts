@@ -136,10 +136,10 @@ function truncateLines(text: string): string {
 
 /**
  * duplicate-object over what charts install: an object a HelmRelease's chart renders that a
- * Kustomization of the same cluster applies too, or another HelmRelease's chart renders. helm
- * refuses to install over an object its release does not own ("exists and cannot be imported into
- * the current release: invalid ownership metadata"); installed first, the object is then
- * overwritten by the other's apply, and deleted by either's pruning or uninstall. The chart's
+ * Kustomization of the same cluster applies too, or another HelmRelease's chart renders.
+ * helm-controller takes ownership of an object that exists (unless install.disableTakeOwnership,
+ * then the install fails with "invalid ownership metadata"), and the two then overwrite each
+ * other's copy at every reconcile; either's uninstall or prune deletes it. The chart's
  * `crds/` folder is left out: helm skips a CRD of that folder that exists. A Kustomization's copy
  * that carries the release's ownership (meta.helm.sh/release-name and -namespace) is adopted, and
  * one marked `kustomize.toolkit.fluxcd.io/ssa: IfNotPresent` or `Ignore` fights no one.
@@ -153,8 +153,10 @@ function checkConflicts(ctx: CheckContext, cluster: ClusterModel): void {
     for (const object of install.objects) {
       const key = keyOf(ctx, where, object.apiVersion, object.kind, object.metadata.namespace, object.metadata.name);
       const list = rendered.get(key);
+      // One HelmRelease reached twice (applied by two Kustomizations: its own duplicate-object) is one release.
+      const same = (e: { hr: HelmReleaseNode }) => e.hr.applied.name === hr.applied.name && e.hr.applied.namespace === hr.applied.namespace;
       if (list) {
-        if (!list.some((e) => e.hr === hr)) list.push({ hr, object });
+        if (!list.some(same)) list.push({ hr, object });
       } else rendered.set(key, [{ hr, object }]);
     }
   }
@@ -196,7 +198,9 @@ function checkConflicts(ctx: CheckContext, cluster: ClusterModel): void {
         ['spec', 'chart', '\u0000'],
         findingMessage(
           `${what}, which ${hrLabel(hr)}'s chart renders, is also ${objects.length ? 'applied' : 'rendered'} by ${rest.join(', ')} in cluster '${cluster.name}': define it once.`,
-          "helm refuses to install an object its release does not own (\"exists and cannot be imported into the current release: invalid ownership metadata\"); installed first, the object is overwritten by the other's apply, and deleted by either's prune or uninstall.",
+          asRecord(asRecord(hr.applied.object.body.spec)?.install)?.disableTakeOwnership === true
+            ? 'With install.disableTakeOwnership, helm refuses to install over an object its release does not own ("exists and cannot be imported into the current release: invalid ownership metadata"), so the release fails.'
+            : "helm-controller takes ownership of an object that exists (install.disableTakeOwnership is not set), and from then on each overwrites the other's copy at every reconcile; uninstalling the release, or pruning it from the other, deletes it.",
         ),
         { related },
       );

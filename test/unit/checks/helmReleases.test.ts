@@ -198,7 +198,7 @@ ${annotations}data:
   });
   const found = await findings(repo('conflict', files('')), null, 'duplicate-object');
   assert.deepEqual(found.map(at), ['duplicate-object error web.yaml:8']);
-  assert.match(found[0].message, /^ConfigMap apps\/web-settings, which HelmRelease apps\/web's chart renders, is also applied by Kustomization flux-system\/apps in cluster 'prod': define it once\./);
+  assert.match(found[0].message, /^ConfigMap apps\/web-settings, which HelmRelease apps\/web's chart renders, is also applied by Kustomization flux-system\/apps in cluster 'prod': define it once\.\nhelm-controller takes ownership/);
   assert.deepEqual(found[0].related.map((r) => `${path.basename(r.file)}:${r.range.start.line + 1} ${r.message}`), ['config.yaml:4 also applied here (by Kustomization flux-system/apps)']);
 
   // The Kustomization's copy carries the release's ownership: helm adopts it.
