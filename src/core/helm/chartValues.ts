@@ -179,7 +179,12 @@ function pointer(root: Json, ref: string): unknown {
   if (!ref.startsWith('#')) return undefined;
   let node: unknown = root;
   for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined; // A malformed escape names nothing.
+    }
     const r = record(node);
     if (Array.isArray(node)) node = node[Number(key)];
     else if (r && Object.prototype.hasOwnProperty.call(r, key)) node = r[key];

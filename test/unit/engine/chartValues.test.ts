@@ -149,6 +149,7 @@ test("a chart's values: helm-docs comments, $ref inside the schema, subcharts un
   const auth = valuesFields(values, ['redis']).find((f) => f.name === 'auth');
   assert.deepEqual(auth && { type: auth.type, description: auth.description }, { type: 'string', description: 'Password of the default user' });
   // A $ref that loops, or leaves the document, ends the walk instead of the process.
-  const looping = chartValuesOf('x@1', JSON.stringify({ $ref: '#', properties: { a: { $ref: 'https://example.com/s.json' } } }), undefined);
-  assert.deepEqual(valuesFields(looping, []).map((f) => f.name), ['a']);
+  const looping = chartValuesOf('x@1', JSON.stringify({ $ref: '#', properties: { a: { $ref: 'https://example.com/s.json' }, b: { $ref: '#/%E0%A4%A' } } }), undefined);
+  assert.deepEqual(valuesFields(looping, []).map((f) => f.name), ['a', 'b']);
+  assert.deepEqual(valuesFields(looping, ['b']), []);
 });
