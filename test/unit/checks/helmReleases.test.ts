@@ -7,42 +7,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkModel, type Diagnostic } from '../../../src/core/checks/index';
 import { runCli } from '../../../src/cli/main';
-import { readTarGz } from '../../../src/render/charts/tar';
-import { SHARED } from '../helpers';
-import { chartCache, folderOf, gotkSync, helmTmp, ks, REPO_URL, refined, writeFiles } from '../engine/helmFixture';
+import { chartCache, folderOf, gotkSync, helmReleaseYaml, helmRepositoryYaml, helmTmp, ks, refined, writeChartFolder, writeFiles } from '../engine/helmFixture';
 
 const tmp = helmTmp();
 
-const release = (values: string, extra = '') => `apiVersion: source.toolkit.fluxcd.io/v1
-kind: HelmRepository
-metadata:
-  name: bjw-s
-  namespace: flux-system
-spec:
-  interval: 1h
-  url: ${REPO_URL}
----
-apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: web
-  namespace: apps
-spec:
-  interval: 1h
-  chart:
-    spec:
-      chart: app-template
-      version: 4.1.1
-      sourceRef:
-        kind: HelmRepository
-        name: bjw-s
-        namespace: flux-system
-${extra}  values:
-${values}`;
+const release = (values: string, extra = '') =>
+  `${helmRepositoryYaml('bjw-s')}---\n${helmReleaseYaml('web', 'apps', 'app-template', `${extra}  values:\n${values}`, { repo: 'bjw-s', version: '4.1.1' })}`;
 
 const GOOD = `    controllers:
       main:
@@ -141,23 +114,7 @@ data:
 
 test("a chart whose template fails is a helm-render-failed error at its chart", { timeout: 300_000 }, async () => {
   const root = repo('fails', {
-    'apps/web.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: web
-  namespace: apps
-spec:
-  interval: 1h
-  chart:
-    spec:
-      chart: ./charts/web
-      sourceRef:
-        kind: GitRepository
-        name: flux-system
-        namespace: flux-system
-  values:
-    image: {}
-`,
+    'apps/web.yaml': helmReleaseYaml('web', 'apps', './charts/web', '  values:\n    image: {}\n'),
     'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 1.0.0\n',
     'charts/web/values.yaml': 'image:\n  tag: ""\n',
     'charts/web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  tag: {{ required "image.tag is required" .Values.image.tag | quote }}\n',
@@ -170,21 +127,7 @@ spec:
 test("an object a chart renders that a Kustomization applies too is a duplicate-object at the HelmRelease, unless the release owns it", { timeout: 300_000 }, async () => {
   const files = (annotations: string) => ({
     'apps/kustomization.yaml': 'resources: [web.yaml, config.yaml]\n',
-    'apps/web.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: web
-  namespace: apps
-spec:
-  interval: 1h
-  chart:
-    spec:
-      chart: ./charts/web
-      sourceRef:
-        kind: GitRepository
-        name: flux-system
-        namespace: flux-system
-`,
+    'apps/web.yaml': helmReleaseYaml('web', 'apps', './charts/web'),
     'apps/config.yaml': `apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -207,31 +150,10 @@ ${annotations}data:
 });
 
 test('a top-level value the chart never reads is a helm-values-unread warning with the closest key it has', { timeout: 300_000 }, async () => {
-  const tgz = readTarGz(fs.readFileSync(path.join(SHARED, 'charts', 'repo', 'podinfo-6.14.1.tgz')));
-  assert.ok(tgz.ok);
   const root = repo('unread', {
-    'apps/web.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: podinfo
-  namespace: apps
-spec:
-  interval: 1h
-  chart:
-    spec:
-      chart: ./charts/podinfo
-      sourceRef:
-        kind: GitRepository
-        name: flux-system
-        namespace: flux-system
-  values:
-    replicaCount: 2
-    replicaCout: 3
-    ui:
-      message: hello
-`,
-    ...Object.fromEntries(tgz.files.map((f) => [path.join('charts', f.path), Buffer.from(f.data).toString('utf8')])),
+    'apps/web.yaml': helmReleaseYaml('podinfo', 'apps', './charts/podinfo', '  values:\n    replicaCount: 2\n    replicaCout: 3\n    ui:\n      message: hello\n'),
   });
+  writeChartFolder(root, 'podinfo-6.14.1.tgz');
   const found = await findings(root, null);
   assert.deepEqual(found.map(at), ['helm-values-unread warning web.yaml:17']);
   assert.match(found[0].message, /^HelmRelease apps\/podinfo: values\.replicaCout is not a value of chart podinfo 6\.14\.1, and no template of it reads it: did you mean 'replicaCount'\?/);

@@ -6,72 +6,22 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { schemaCompletion, schemaHover } from '../../../src/core/schema/assist';
 import { chartValuesOf, valuesFields } from '../../../src/core/helm/chartValues';
-import { readTarGz } from '../../../src/render/charts/tar';
-import { SHARED } from '../helpers';
-import { chartCache, folderOf, gotkSync, helmTmp, ks, REPO_URL, refined, writeFiles } from './helmFixture';
+import { chartCache, folderOf, gotkSync, helmReleaseYaml, helmRepositoryYaml, helmTmp, ks, refined, writeChartFolder, writeFiles } from './helmFixture';
 
 const tmp = helmTmp();
 
-const APP = `apiVersion: source.toolkit.fluxcd.io/v1
-kind: HelmRepository
-metadata:
-  name: bjw-s
-  namespace: flux-system
-spec:
-  interval: 1h
-  url: ${REPO_URL}
----
-apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: web
-  namespace: apps
-spec:
-  interval: 1h
-  chart:
-    spec:
-      chart: app-template
-      version: 4.1.1
-      sourceRef:
-        kind: HelmRepository
-        name: bjw-s
-        namespace: flux-system
-  values:
-    controllers:
-      main:
-        replicas: 2
-        containers:
-          app:
-            probes:
-              liveness:
-                enabled: 
-            
-`;
+const APP = `${helmRepositoryYaml('bjw-s')}---\n${helmReleaseYaml(
+  'web',
+  'apps',
+  'app-template',
+  '  values:\n    controllers:\n      main:\n        replicas: 2\n        containers:\n          app:\n            probes:\n              liveness:\n                enabled: \n            \n',
+  { repo: 'bjw-s', version: '4.1.1' },
+)}`;
 
-const PODINFO = `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: podinfo
-  namespace: apps
-spec:
-  interval: 1h
-  chart:
-    spec:
-      chart: ./charts/podinfo
-      sourceRef:
-        kind: GitRepository
-        name: flux-system
-        namespace: flux-system
-  values:
-    replicaCount: 2
-    image:
-      tag: 6.14.1
-    
-`;
+const PODINFO = helmReleaseYaml('podinfo', 'apps', './charts/podinfo', '  values:\n    replicaCount: 2\n    image:\n      tag: 6.14.1\n    \n');
 
 function repo(): string {
   const root = path.join(tmp.dir, 'repo');
@@ -81,9 +31,7 @@ function repo(): string {
     'apps/web.yaml': APP,
     'apps/podinfo.yaml': PODINFO,
   });
-  const tgz = readTarGz(fs.readFileSync(path.join(SHARED, 'charts', 'repo', 'podinfo-6.14.1.tgz')));
-  assert.ok(tgz.ok);
-  writeFiles(root, Object.fromEntries(tgz.files.map((f) => [path.join('charts', f.path), Buffer.from(f.data).toString('utf8')])));
+  writeChartFolder(root, 'podinfo-6.14.1.tgz');
   return root.split(path.sep).join('/');
 }
 

@@ -90,3 +90,48 @@ export async function refined(f: Folder) {
 export function folderOf(root: string, cacheDir: string | null, cache = new MemoryBuildCache()): Folder {
   return new Folder(root, diskHost, { sha256, remotes: ['https://example.com/fleet.git'], checkout: { branch: 'main' } }, { cache, charts: { cacheDir } });
 }
+
+/** HelmRepository `name` in flux-system at REPO_URL. */
+export function helmRepositoryYaml(name: string): string {
+  return `apiVersion: source.toolkit.fluxcd.io/v1
+kind: HelmRepository
+metadata:
+  name: ${name}
+  namespace: flux-system
+spec:
+  interval: 1h
+  url: ${REPO_URL}
+`;
+}
+
+/**
+ * A HelmRelease `namespace/name` of a workspace chart folder (`chart` starting with `./`, from
+ * GitRepository flux-system) or of `chart` at `version` from HelmRepository `repo`; `rest` is the
+ * rest of its spec (values…), indented as spec's fields.
+ */
+export function helmReleaseYaml(name: string, namespace: string, chart: string, rest = '', from?: { repo: string; version: string }): string {
+  const source = from ? `      version: ${from.version}\n      sourceRef:\n        kind: HelmRepository\n        name: ${from.repo}\n` : '      sourceRef:\n        kind: GitRepository\n        name: flux-system\n';
+  return `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: ${name}
+  namespace: ${namespace}
+spec:
+  interval: 1h
+  chart:
+    spec:
+      chart: ${chart}
+${source}        namespace: flux-system
+${rest}`;
+}
+
+/** The shared chart package `file` unpacked under `root`/charts (a workspace chart folder). */
+export function writeChartFolder(root: string, file: string): void {
+  const tgz = readTarGz(fs.readFileSync(path.join(SHARED, 'charts', 'repo', file)));
+  assert.ok(tgz.ok, `${file} unpacks`);
+  for (const f of tgz.files) {
+    const to = path.join(root, 'charts', f.path);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.writeFileSync(to, f.data);
+  }
+}

@@ -17,9 +17,7 @@ import { KNOWN_CHARTS } from '../../../src/core/checks/knownCharts';
 import { childrenOf, present, rootNodes, type TreeNode } from '../../../src/core/tree/viewModel';
 import { treeJson, treeText } from '../../../src/core/tree/treeData';
 import type { HelmReleaseNode, RepoModel } from '../../../src/core/model/graph';
-import { readTarGz } from '../../../src/render/charts/tar';
-import { SHARED } from '../helpers';
-import { chartCache, folderOf, gotkSync, helmTmp, ks, REPO_URL, refined, sha256 } from './helmFixture';
+import { chartCache, folderOf, gotkSync, helmReleaseYaml, helmRepositoryYaml, helmTmp, ks, refined, sha256, writeChartFolder, writeFiles } from './helmFixture';
 
 const tmp = helmTmp();
 
@@ -32,31 +30,7 @@ function writeRepo(name: string, extraHrSpec = ''): string {
   const files: Record<string, string> = {
     'clusters/prod/flux-system/gotk-sync.yaml': gotkSync(),
     'clusters/prod/apps.yaml': `${ks('dns', '  path: ./dns\n')}---\n${ks('records', '  path: ./records\n')}---\n${ks('web', '  path: ./web\n')}`,
-    'dns/release.yaml': `apiVersion: source.toolkit.fluxcd.io/v1
-kind: HelmRepository
-metadata:
-  name: charts
-  namespace: flux-system
-spec:
-  interval: 1h
-  url: ${REPO_URL}
----
-apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: external-dns
-  namespace: network
-spec:
-  interval: 1h
-  chart:
-    spec:
-      chart: external-dns
-      version: 1.21.1
-      sourceRef:
-        kind: HelmRepository
-        name: charts
-        namespace: flux-system
-${extraHrSpec}`,
+    'dns/release.yaml': `${helmRepositoryYaml('charts')}---\n${helmReleaseYaml('external-dns', 'network', 'external-dns', extraHrSpec, { repo: 'charts', version: '1.21.1' })}`,
     'records/endpoint.yaml': `apiVersion: externaldns.k8s.io/v1alpha1
 kind: DNSEndpoint
 metadata:
@@ -65,35 +39,10 @@ metadata:
 spec:
   endpoints: []
 `,
-    'web/release.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: podinfo
-  namespace: web
-spec:
-  interval: 1h
-  chart:
-    spec:
-      chart: ./charts/podinfo
-      sourceRef:
-        kind: GitRepository
-        name: flux-system
-        namespace: flux-system
-  values:
-    replicaCount: 2
-`,
+    'web/release.yaml': helmReleaseYaml('podinfo', 'web', './charts/podinfo', '  values:\n    replicaCount: 2\n'),
   };
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  const tgz = readTarGz(fs.readFileSync(path.join(SHARED, 'charts', 'repo', 'podinfo-6.14.1.tgz')));
-  assert.ok(tgz.ok);
-  for (const f of tgz.files) {
-    const to = path.join(root, 'charts', f.path);
-    fs.mkdirSync(path.dirname(to), { recursive: true });
-    fs.writeFileSync(to, f.data);
-  }
+  writeFiles(root, files);
+  writeChartFolder(root, 'podinfo-6.14.1.tgz');
   return root.split(path.sep).join('/');
 }
 
