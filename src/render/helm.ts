@@ -13,7 +13,6 @@ import * as path from 'node:path';
 import { parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { wasmModule } from '../engine/wasm/pool';
 import type { MemFile } from '../engine/wasm/protocol';
-import type { WasmResult } from '../engine/wasm/host';
 import type { HelmReleaseNode, RepoModel } from '../core/model/graph';
 import { asArray, asRecord, asString } from '../core/model/objects';
 import { findSource } from '../core/model/sources';
@@ -26,13 +25,15 @@ import { getOwn } from '../core/safeRecord';
 import { maskSops } from '../core/flux/mask';
 import { setCommonMetadata } from '../core/flux/postbuild';
 import type { Result } from '../core/result';
-import { fail, ok, type RenderError, type ValuesViolation } from './errors';
+import { fail, ok, type RenderError } from './errors';
 import { defaultChartCache } from './charts/cache';
 import { describeRequest, fetchChart, type ChartRequest } from './charts/fetch';
 import { diskDirFiles, InputBudget } from './files';
 import { DEFAULT_TIMEOUT_MS } from './kustomize';
 import type { HelmRenderResult, RenderedObject, RenderOptions } from './types';
 import { fromWasm } from './wasm';
+import { cachedChartFiles, callHelm, SCHEMA_FAILURE, valuesViolations } from './helmCalls';
+import { unreadTopLevelValues } from './unreadValues';
 
 export const HELM_NAME_LABEL = 'helm.toolkit.fluxcd.io/name';
 export const HELM_NAMESPACE_LABEL = 'helm.toolkit.fluxcd.io/namespace';
@@ -295,109 +296,6 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   if (hooks) warnings.push(`${hooks} Helm hook object(s) left out: hooks run during install/upgrade and are not part of the release manifest.`);
   const unread = unreadTopLevelValues(asRecord(spec.values) ?? {}, chartFiles);
   return ok({ objects, chartCrds: chartCrds.value, warnings, incompleteValues, releaseName: hr.releaseName, namespace, chart: loc.value.display, chartInfo: chartInfoOf(chartFiles, chartDigest), values, unread: unread.keys, chartKeys: unread.known });
-}
-
-/**
- * Top-level keys of spec.values the chart never reads: not in its values.yaml, not a subchart's
- * (or `global`), not in its schema's top-level properties, and named in none of its templates
- * (the chart's and its subcharts'). helm accepts them and nothing uses them: a typo, most often.
- * A chart that passes its whole values on (`toYaml .Values`, `.Values | …`) may read any key:
- * nothing is said for it. `known` is what the chart does know at the top (for a suggestion).
- */
-function unreadTopLevelValues(inline: Record<string, unknown>, files: readonly MemFile[]): { keys: string[]; known: string[] } {
-  const text = (f: MemFile) => (typeof f.data === 'string' ? f.data : Buffer.from(f.data).toString('utf8'));
-  const keys = Object.keys(inline).filter((k) => k !== 'global');
-  if (!keys.length) return { keys: [], known: [] };
-  const known = new Set<string>(['global']);
-  const valuesFile = files.find((f) => f.path === 'values.yaml');
-  try {
-    for (const k of Object.keys(asRecord(valuesFile ? parseYaml(text(valuesFile)) : {}) ?? {})) known.add(k);
-    const schema = files.find((f) => f.path === 'values.schema.json');
-    for (const k of Object.keys(asRecord(asRecord(schema ? JSON.parse(text(schema)) : {})?.properties) ?? {})) known.add(k);
-    const chart = asRecord(parseYaml(text(files.find((f) => f.path === 'Chart.yaml') ?? { path: '', data: '' })));
-    for (const d of asArray(chart?.dependencies)) {
-      const dep = asRecord(d);
-      for (const n of [dep?.name, dep?.alias]) if (typeof n === 'string') known.add(n);
-    }
-  } catch {
-    return { keys: [], known: [] };
-  }
-  for (const f of files) {
-    const sub = /^charts\/([^/]+)\//.exec(f.path);
-    if (sub) known.add(sub[1]);
-  }
-  const templates = files.filter((f) => /(^|\/)templates\//.test(f.path)).map(text);
-  if (templates.some((t) => /\.Values\s*(\||\}\}|\)|$)|toYaml\s+\.Values(?![.\w])|\$\.Values\s*(\||\}\}|\))/m.test(t))) return { keys: [], known: [...known] };
-  const unread = keys.filter((k) => {
-    if (known.has(k)) return false;
-    const named = new RegExp(`(?<![A-Za-z0-9_])${k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_])`);
-    return !templates.some((t) => named.test(t));
-  });
-  return { keys: unread, known: [...known] };
-}
-
-/** How the helm module answers a call without files for a chart it does not hold (wasm/cmd/helm/loaded.go). */
-const NOT_LOADED = 'gitops-preview: chart not loaded';
-
-/**
- * A helm module call for the chart `args.chartKey` names: first without its files (the instance
- * may hold it loaded), then with them when it does not.
- */
-async function callHelm(op: string, args: { chartKey: string }, files: readonly MemFile[], opts: { timeoutMs: number; signal?: AbortSignal }): Promise<WasmResult> {
-  const first = await wasmModule('helm').call(op, args, [], opts);
-  if (first.ok || first.kind !== 'failed' || !first.message.startsWith(NOT_LOADED)) return first;
-  return wasmModule('helm').call(op, args, files, opts);
-}
-
-/** Chart cache packages' files by digest (their content never changes), so a render reads a chart's folder once. */
-const chartFilesByDigest = new Map<string, { files: MemFile[]; bytes: number }>();
-const MAX_KEPT_CHART_BYTES = 128 * 1024 * 1024;
-
-function cachedChartFiles(digest: string, read: () => MemFile[]): MemFile[] {
-  const kept = chartFilesByDigest.get(digest);
-  if (kept) {
-    // Most recently used last.
-    chartFilesByDigest.delete(digest);
-    chartFilesByDigest.set(digest, kept);
-    return kept.files;
-  }
-  const files = read();
-  const bytes = files.reduce((n, f) => n + (typeof f.data === 'string' ? Buffer.byteLength(f.data) : f.data.byteLength), 0);
-  let total = bytes;
-  for (const v of chartFilesByDigest.values()) total += v.bytes;
-  for (const [k, v] of chartFilesByDigest) {
-    if (total <= MAX_KEPT_CHART_BYTES) break;
-    chartFilesByDigest.delete(k);
-    total -= v.bytes;
-  }
-  if (bytes <= MAX_KEPT_CHART_BYTES) chartFilesByDigest.set(digest, { files, bytes });
-  return files;
-}
-
-/** How helm's values validation failure starts (chartutil, and the helm module's copy of it). */
-const SCHEMA_FAILURE = "values don't meet the specifications of the schema(s)";
-
-/**
- * Each value behind a schema failure, where it is in the merged values (the helm module's
- * `helm-values`: helm's own validator, walked leaf by leaf). Undefined when that answer cannot
- * be had: the failure's message still says it all, only not at each value's line.
- */
-async function valuesViolations(args: { chartKey: string }, files: MemFile[], opts: { timeoutMs: number; signal?: AbortSignal }): Promise<ValuesViolation[] | undefined> {
-  const r = await callHelm('helm-values', args, files, opts);
-  if (!r.ok) return undefined;
-  try {
-    const got = asRecord(JSON.parse(r.output))?.violations;
-    if (!Array.isArray(got)) return undefined;
-    return got.flatMap((v) => {
-      const o = asRecord(v);
-      const path = asArray(o?.path);
-      if (!o || typeof o.chart !== 'string' || typeof o.message !== 'string' || !path.every((p) => typeof p === 'string')) return [];
-      const value = ['string', 'number', 'boolean'].includes(typeof o.value) ? { value: o.value as string | number | boolean } : {};
-      return [{ path: path as string[], chart: o.chart, message: o.message, ...value }];
-    });
-  } catch {
-    return undefined;
-  }
 }
 
 /** A `# Source:` path of the chart's `crds/` folder or a subchart's (`chart/charts/sub/crds/x.yaml`), as helm names them. */
