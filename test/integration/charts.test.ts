@@ -12,12 +12,12 @@ import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { registryTool } from './tools';
+import { gotkSyncYaml, serveChartRepo, writeAt } from './chartRepo';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const sharedCharts = path.join(repoRoot, '..', 'shared', 'charts', 'repo');
@@ -108,7 +108,7 @@ async function pushChart(reg: Registry, repository: string, file: string, versio
   assert.equal(put.status, 201, `manifest: ${put.status} ${await put.text()}`);
 }
 
-let chartServer: http.Server;
+let chartServer: Awaited<ReturnType<typeof serveChartRepo>> | undefined;
 let chartBase = '';
 let anonymous: Registry;
 let locked: Registry;
@@ -116,34 +116,8 @@ let workspace = '';
 
 function writeWorkspace(): string {
   const root = path.join(tmp, 'repo');
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  };
-  write('clusters/dev/flux-system/gotk-sync.yaml', `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 1m0s
-  ref:
-    branch: main
-  url: ssh://git@example.com/org/charts-repo
----
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 10m0s
-  path: ./clusters/dev
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-`);
+  const write = (rel: string, text: string) => writeAt(root, rel, text);
+  write('clusters/dev/flux-system/gotk-sync.yaml', gotkSyncYaml('clusters/dev', 'ssh://git@example.com/org/charts-repo'));
   const release = (name: string, chart: string) => `---
 apiVersion: helm.toolkit.fluxcd.io/v2
 kind: HelmRelease
@@ -198,15 +172,8 @@ ${release('podinfo-http', '  chart:\n    spec:\n      chart: podinfo\n      vers
 
 before(async () => {
   registryTool(repoRoot);
-  chartServer = http.createServer((req, res) => {
-    const name = (req.url ?? '/').slice(1);
-    if (name === 'index.yaml') return void res.end(fs.readFileSync(path.join(sharedCharts, 'index.yaml'), 'utf8').split('http://charts.invalid/').join(`http://${chartBase}/`));
-    if (/^[a-z0-9.-]+\.tgz$/.test(name) && fs.existsSync(path.join(sharedCharts, name))) return void res.end(fs.readFileSync(path.join(sharedCharts, name)));
-    res.statusCode = 404;
-    res.end();
-  });
-  await new Promise<void>((resolve) => chartServer.listen(0, '127.0.0.1', resolve));
-  chartBase = `127.0.0.1:${(chartServer.address() as AddressInfo).port}`;
+  chartServer = await serveChartRepo(sharedCharts);
+  chartBase = chartServer.base;
   [anonymous, locked] = await Promise.all([startRegistry('anonymous', false), startRegistry('locked', true)]);
   await pushChart(anonymous, 'charts/cert-manager', 'cert-manager-v1.21.1.tgz', 'v1.21.1');
   await pushChart(locked, 'private/podinfo', 'podinfo-6.14.1.tgz', '6.14.1');
@@ -215,7 +182,7 @@ before(async () => {
 
 after(async () => {
   for (const r of [anonymous, locked]) r?.proc.kill('SIGKILL');
-  await new Promise((resolve) => (chartServer ? chartServer.close(resolve) : resolve(undefined)));
+  await chartServer?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 

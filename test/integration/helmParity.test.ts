@@ -21,10 +21,8 @@ import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { Repo } from '../../src/core/repo';
@@ -36,6 +34,7 @@ import { readTarGz } from '../../src/render/charts/tar';
 import { storeChart } from '../../src/render/charts/cache';
 import { diskDirFiles } from '../../src/render/files';
 import { HELM_NAME_LABEL, HELM_NAMESPACE_LABEL, renderHelmReleaseImpl } from '../../src/render/helm';
+import { gotkSyncYaml, serveChartRepo, writeAt } from './chartRepo';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(__dirname, '../..');
@@ -508,50 +507,14 @@ test('helm template: the WebAssembly module renders every shared chart as helm v
 const CLUSTER_SCOPED = new Set(['CustomResourceDefinition', 'ClusterRole', 'ClusterRoleBinding', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'Namespace', 'PriorityClass', 'StorageClass', 'IngressClass', 'GatewayClass']);
 
 test('renderHelmReleaseImpl: a HelmRelease of gateway-helm from an HTTP chart repository gives helm template\'s objects plus helm-controller\'s post-rendering', async (t) => {
-  const server = http.createServer((req, res) => {
-    const name = (req.url ?? '/').slice(1);
-    if (name === 'index.yaml') return void res.end(fs.readFileSync(path.join(chartRepo, 'index.yaml'), 'utf8').split('http://charts.invalid/').join(`http://${base}/`));
-    if (/^[a-z0-9.-]+\.tgz$/.test(name) && fs.existsSync(path.join(chartRepo, name))) return void res.end(fs.readFileSync(path.join(chartRepo, name)));
-    res.statusCode = 404;
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  t.after(() => new Promise((resolve) => server.close(resolve)));
+  const server = await serveChartRepo(chartRepo);
+  const base = server.base;
+  t.after(() => server.close());
 
   const values = { deployment: { replicas: 2 }, config: { envoyGateway: { logging: { level: { default: 'debug' } } } } };
   const root = path.join(tmp, 'hr-repo');
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  };
-  write(
-    'clusters/home/flux-system/gotk-sync.yaml',
-    `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 1m0s
-  ref:
-    branch: main
-  url: ssh://git@example.com/org/home-ops
----
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 10m0s
-  path: ./clusters/home
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-`,
-  );
+  const write = (rel: string, text: string) => writeAt(root, rel, text);
+  write('clusters/home/flux-system/gotk-sync.yaml', gotkSyncYaml('clusters/home', 'ssh://git@example.com/org/home-ops'));
   write(
     'clusters/home/envoy-gateway.yaml',
     `apiVersion: source.toolkit.fluxcd.io/v1

@@ -38,11 +38,7 @@ type templateArgs struct {
 // with the values given as one `--values` file: the chart's files are the request's (chart root
 // at the file set's root), loaded as `helm` loads a chart folder (.helmignore honoured).
 func template(raw json.RawMessage, files abi.Files) (string, error) {
-	var args templateArgs
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return "", fmt.Errorf("bad helm arguments: %w", err)
-	}
-	ch, err := chartOf(args.ChartKey, files)
+	args, ch, err := request(raw, files)
 	if err != nil {
 		return "", err
 	}

@@ -8,7 +8,9 @@ package main
 // copy: the kept chart is never handed out.
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 
 	"gitops-preview/wasm/internal/abi"
 
@@ -29,6 +31,16 @@ var loadedBytes = 0
 const errNotLoaded = "gitops-preview: chart not loaded"
 
 var loadedCharts = map[string]*chart.Chart{}
+
+// request reads a call's arguments and the chart it is about (helm and helm-values take the same).
+func request(raw json.RawMessage, files abi.Files) (templateArgs, *chart.Chart, error) {
+	var args templateArgs
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return args, nil, fmt.Errorf("bad helm arguments: %w", err)
+	}
+	ch, err := chartOf(args.ChartKey, files)
+	return args, ch, err
+}
 
 // chartOf is the chart a call is about: loaded from its files (and kept under its key, when it
 // has one), else a copy of the kept chart of its key.

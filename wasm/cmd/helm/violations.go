@@ -41,11 +41,7 @@ const maxViolations = 200
 var printer = message.NewPrinter(language.English)
 
 func valuesViolations(raw json.RawMessage, files abi.Files) (string, error) {
-	var args templateArgs
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return "", fmt.Errorf("bad helm arguments: %w", err)
-	}
-	ch, err := chartOf(args.ChartKey, files)
+	args, ch, err := request(raw, files)
 	if err != nil {
 		return "", err
 	}
