@@ -34,16 +34,23 @@ redirect_yaml_to_json() {
   FROM="$from" TO="$to" perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/; s/^import \(/import (\n\t"sigs.k8s.io\/kustomize\/api\/internal\/yamljson"/m' "$file"
 }
 
+# Copies module $1 (as wasm/go.mod requires it) into folder $2 of a fresh work dir $3, writable, and
+# sets module_version. Downloaded first: on a fresh machine the module cache does not have it yet.
+copy_module() {
+  local dir
+  (cd wasm && "$go_bin" mod download "$1")
+  dir="$(cd wasm && "$go_bin" list -m -f '{{.Dir}}' "$1")"
+  module_version="$(cd wasm && "$go_bin" list -m -f '{{.Version}}' "$1")"
+  [[ -d "$dir" ]] || { log "ERROR: $1 is not in the module cache"; exit 1; }
+  rm -rf "$3" && mkdir -p "$3"
+  cp -R "$dir" "$3/$2" && chmod -R u+w "$3/$2"
+}
+
 kustomize_workspace() {
-  local api gen version
-  # Downloaded first: on a fresh machine the module cache does not have it yet.
-  (cd wasm && "$go_bin" mod download sigs.k8s.io/kustomize/api)
-  api="$(cd wasm && "$go_bin" list -m -f '{{.Dir}}' sigs.k8s.io/kustomize/api)"
-  version="$(cd wasm && "$go_bin" list -m -f '{{.Version}}' sigs.k8s.io/kustomize/api)"
-  [[ -d "$api" ]] || { log "ERROR: sigs.k8s.io/kustomize/api is not in the module cache"; exit 1; }
+  local gen version
   gen="$1"
-  rm -rf "$gen" && mkdir -p "$gen"
-  cp -R "$api" "$gen/kustomize-api" && chmod -R u+w "$gen/kustomize-api"
+  copy_module sigs.k8s.io/kustomize/api kustomize-api "$gen"
+  version="$module_version"
   local mt="$gen/kustomize-api/internal/target/multitransformer.go"
   sed -i 's/m\.AddTransformerAnnotation(t\.Origin)/addTransformerAnnotation(m, t.Origin)/' "$mt"
   grep -q 'addTransformerAnnotation(m, t.Origin)' "$mt" \
@@ -78,14 +85,10 @@ kustomize_workspace() {
 # (wasm/_overlay/helm/pkg/engine/parsed.go): render's parse loop and tplFun are redirected to it.
 # A helm version without those lines stops the build.
 helm_workspace() {
-  local mod version gen engine
-  (cd wasm && "$go_bin" mod download helm.sh/helm/v3)
-  mod="$(cd wasm && "$go_bin" list -m -f '{{.Dir}}' helm.sh/helm/v3)"
-  version="$(cd wasm && "$go_bin" list -m -f '{{.Version}}' helm.sh/helm/v3)"
-  [[ -d "$mod" ]] || { log "ERROR: helm.sh/helm/v3 is not in the module cache"; exit 1; }
+  local version gen engine
   gen="$1"
-  rm -rf "$gen" && mkdir -p "$gen"
-  cp -R "$mod" "$gen/helm" && chmod -R u+w "$gen/helm"
+  copy_module helm.sh/helm/v3 helm "$gen"
+  version="$module_version"
   engine="$gen/helm/pkg/engine/engine.go"
   perl -0pi -e 's/\tfor _, filename := range keys \{\n\t\tr := tpls\[filename\]\n\t\tif _, err := t\.New\(filename\)\.Parse\(r\.tpl\); err != nil \{\n\t\t\treturn map\[string\]string\{\}, cleanupParseError\(filename, err\)\n\t\t\}\n\t\}\n/\tif t, err = e.parseAll(t, keys, tpls); err != nil {\n\t\treturn map[string]string{}, err\n\t}\n/' "$engine"
   perl -0pi -e 's/(\treturn func\(tpl string, vals interface\{\}\) \(string, error\) \{\n)(\t\tt, err := parent\.Clone\(\)\n)/$1\t\tif plain, ok := plainTpl(tpl); ok {\n\t\t\treturn plain, nil\n\t\t}\n$2/' "$engine"
