@@ -11,9 +11,11 @@ import { validateObject, type Schema, type SchemaFinding, type SchemaPath } from
 import type { CheckContext } from './context';
 import { closestNames } from './similar';
 
-const unknownValue = (v: unknown) => typeof v === 'string' && v.includes('${');
+/** A value the cluster fills in (`${var}` left for post-build substitution) or decrypts (SOPS `ENC[…]`). */
+const unknownValue = (v: unknown) => typeof v === 'string' && (v.includes('${') || v.startsWith('ENC['));
 
-const judged = new WeakMap<object, SchemaFinding[]>();
+/** Findings per object body, with the schemas they were judged by (an edited CRD or a chart's render changes them). */
+const judged = new WeakMap<object, { by: readonly Schema[]; findings: SchemaFinding[] }>();
 
 export function checkSchemas(ctx: CheckContext): void {
   for (const cluster of ctx.model.clusters) {
@@ -44,14 +46,15 @@ function patchedByApplier(applied: AppliedObject): boolean {
 }
 
 function findingsOf(body: Record<string, any>, sources: SchemaSource[]): SchemaFinding[] {
+  const by = sources.map((s) => s.schema);
   const known = judged.get(body);
-  if (known) return known;
+  if (known && known.by.length === by.length && known.by.every((s, i) => s === by[i])) return known.findings;
   let agreed: SchemaFinding[] | undefined;
   for (const s of sources) {
     const found = validateObject(body, s.schema, { patterns: s.trusted, unknown: unknownValue });
     agreed = agreed ? agreed.filter((a) => found.some((f) => f.kind === a.kind && f.message === a.message && samePath(f.path, a.path))) : found;
   }
-  judged.set(body, agreed ?? []);
+  judged.set(body, { by, findings: agreed ?? [] });
   return agreed ?? [];
 }
 
@@ -65,15 +68,24 @@ function report(ctx: CheckContext, applied: AppliedObject, f: SchemaFinding, sou
   const schemaName = `${sources.map((s) => s.origin).join(', ')} ${applied.kind} ${applied.apiVersion.split('/').pop()}`;
   if (f.kind === 'unknown') {
     const key = String(f.path[f.path.length - 1]);
-    const siblings = fieldNames(sources[0].schema, f.path.slice(0, -1));
-    const near = closestNames(key, siblings);
-    const fix = near.length ? ` Did you mean '${near[0]}'?` : '';
-    ctx.report(
-      'schema-unknown-field',
-      applied.object.doc,
-      f.path,
-      `${label}: ${where} is not a field of ${applied.kind}; the API server drops it, so it never takes effect.${fix} (schema: ${schemaName})`,
-    );
+    const mapPath = f.path.slice(0, -1);
+    const near = closestNames(key, fieldNames(sources[0].schema, mapPath));
+    const hint = near.length ? ` Did you mean '${near[0]}'?` : '';
+    const doc = applied.object.doc;
+    // At the key, not its value (see rangeAt: a path one step past a node resolves to its key).
+    const at = [...f.path, '\u0000'];
+    const fix = near.length ? { kind: 'rename-key' as const, file: doc.file.path, docIndex: doc.index, path: mapPath, key, candidates: near.slice(0, 3) } : undefined;
+    if (sources.some((s) => s.builtin)) {
+      ctx.report(
+        'schema-unknown-field',
+        doc,
+        at,
+        `${label}: ${where} is not a field of ${applied.kind}; server-side apply (as Flux applies) rejects the object ("field not declared in schema").${hint} (schema: ${schemaName})`,
+        { severity: 'error', fix },
+      );
+      return;
+    }
+    ctx.report('schema-unknown-field', doc, at, `${label}: ${where} is not a field of ${applied.kind}; the API server drops it, so it never takes effect.${hint} (schema: ${schemaName})`, { fix });
     return;
   }
   // A path one step past the mapping resolves to the mapping's key (see rangeAt).

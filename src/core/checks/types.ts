@@ -53,7 +53,7 @@ export const RULE_DESCRIPTIONS: Record<RuleId, string> = {
   'analysis-limit': 'The repository exceeds a bound of the analysis (nesting depth, expanded objects); the part beyond it is not analysed.',
   'config-invalid': 'An entry of the repository\'s .gitops-preview.yaml is not understood and is ignored.',
   'schema-invalid': 'A field has a value the API server rejects (type, enum, pattern, bounds, a required field, a CEL rule), by the schema the cluster serves.',
-  'schema-unknown-field': 'A field the schema does not have: the API server drops it, so the setting never takes effect.',
+  'schema-unknown-field': 'A field the schema does not have: a custom resource\'s is dropped by the API server, so the setting never takes effect; a built-in kind\'s makes server-side apply (as Flux applies) reject the object.',
   'helm-values-invalid': "A HelmRelease's values break its chart's values.schema.json: helm-controller fails the release and installs nothing.",
   'helm-render-failed': "helm fails to render a HelmRelease's chart (a template error, a refused value, an incompatible kubeVersion): helm-controller fails the release.",
   'helm-values-unread': "A top-level key of a HelmRelease's values that its chart never reads: the setting never takes effect (a typo, most often).",
@@ -78,7 +78,8 @@ export type FixHint =
   | { kind: 'set-namespace'; file: string; docIndex: number; path: PathSegment[]; namespace: string; name: string }
   | { kind: 'add-depends-on'; file: string; docIndex: number; name: string; namespace: string | undefined }
   | { kind: 'add-wait'; file: string; docIndex: number; helmRelease: { name: string; namespace: string } }
-  | { kind: 'migrate-api-version'; file: string; docIndex: number; kind_: string; from: string; to: string };
+  | { kind: 'migrate-api-version'; file: string; docIndex: number; kind_: string; from: string; to: string }
+  | { kind: 'rename-key'; file: string; docIndex: number; path: PathSegment[]; key: string; candidates: string[] };
 
 export interface Diagnostic extends Location {
   readonly rule: RuleId;

@@ -3,7 +3,7 @@ import type { RepoModel } from '../model/graph';
 import type { YamlDoc } from '../yaml/document';
 import { migrationEdits } from './apiVersion';
 import type { QuickFix, TextEdit } from './types';
-import { appendItem, replaceNode, scalar, setKey } from './yamlEdit';
+import { appendItem, renameKey, replaceNode, scalar, setKey } from './yamlEdit';
 
 export * from './types';
 
@@ -41,6 +41,9 @@ export function quickFixes(diagnostic: Diagnostic, model: RepoModel): QuickFix[]
       );
       break;
     }
+    case 'rename-key':
+      hint.candidates.forEach((c, i) => push(`Change to '${c}'`, [renameKey(doc, hint.path, hint.key, c)], i === 0));
+      break;
     case 'migrate-api-version':
       push(`Migrate to ${hint.to}`, migrationEdits(doc, hint.kind_, hint.from, hint.to), true);
       break;

@@ -36,6 +36,13 @@ export function replaceNode(doc: YamlDoc, path: readonly PathSegment[], newText:
   return edit(doc, node.range[0], node.range[1], newText);
 }
 
+/** Renames the key `key` of the mapping at `mapPath`, its value and comments untouched. */
+export function renameKey(doc: YamlDoc, mapPath: readonly PathSegment[], key: string, newKey: string): TextEdit | undefined {
+  const range = (pairOf(doc, mapPath, key)?.key as { range?: [number, number, number] } | null)?.range;
+  if (!range) return undefined;
+  return edit(doc, range[0], range[1], scalar(newKey));
+}
+
 function pairOf(doc: YamlDoc, mapPath: readonly PathSegment[], key: string): Pair | undefined {
   const map = nodeAt(doc, mapPath);
   if (!isMap(map)) return undefined;

@@ -1,33 +1,43 @@
 /**
  * Which schemas the target cluster uses for an object: Flux kinds from the CRDs of the Flux release
- * this product follows (flux.generated.json, from ../shared/flux-crds), custom resources from the
- * CRDs the workspace holds. A kind with no known schema is never judged.
+ * this product follows (flux.generated.json, from ../shared/flux-crds), built-in kinds from the
+ * OpenAPI of the Kubernetes release the test API server builds (kube.generated.json), custom
+ * resources from the CRDs the workspace and the charts of its HelmReleases hold. A kind with no known schema is never judged.
  */
 import type { RepoModel } from '../model/graph';
 import { asArray, asRecord, asString, objectsOf } from '../model/objects';
 import type { Schema } from './structural';
 import bundle from './flux.generated.json';
+import { builtinSchema, KUBERNETES } from './kube';
 
 export interface SchemaSource {
   readonly schema: Schema;
   /** Bundled with the product: its patterns may be evaluated. */
   readonly trusted: boolean;
-  /** Where it comes from, for messages: `Flux 2.9` or the CRD's file. */
+  /** Where it comes from, for messages: `Flux 2.9`, `Kubernetes 1.33` or the CRD's file. */
   readonly origin: string;
+  /**
+   * A built-in kind: server-side apply (as Flux applies) refuses a field its schema does not
+   * declare, where a custom resource's unknown field is pruned.
+   */
+  readonly builtin?: boolean;
 }
 
 const FLUX: Record<string, Schema> = (bundle as { schemas: Record<string, Schema> }).schemas;
 
 const byModel = new WeakMap<RepoModel, Map<string, SchemaSource[]>>();
 
-/** Schemas for `apiVersion`/`kind`: the bundled one and any workspace CRD serving it. */
+/** Schemas for `apiVersion`/`kind`: the bundled one, and any CRD of the workspace or of a rendered chart serving it. */
 export function schemasFor(model: RepoModel, apiVersion: string, kind: string): SchemaSource[] {
   const key = `${apiVersion}/${kind}`;
   const out: SchemaSource[] = [];
   const flux = Object.prototype.hasOwnProperty.call(FLUX, key) ? FLUX[key] : undefined;
   if (flux) out.push({ schema: flux, trusted: true, origin: 'Flux 2.9' });
+  const builtin = builtinSchema(key);
+  if (builtin) out.push({ schema: builtin, trusted: true, origin: KUBERNETES, builtin: true });
   const workspace = workspaceSchemas(model).get(key);
   if (workspace) out.push(...workspace);
+  out.push(...chartSchemas(model, key));
   return out;
 }
 
@@ -40,22 +50,53 @@ function workspaceSchemas(model: RepoModel): Map<string, SchemaSource[]> {
   for (const file of model.workspace.files.values()) {
     if (!file.text.includes('CustomResourceDefinition')) continue;
     for (const o of objectsOf(file)) {
-      if (o.kind !== 'CustomResourceDefinition' || o.apiVersion !== 'apiextensions.k8s.io/v1') continue;
-      const spec = asRecord(o.body.spec);
-      const group = asString(spec?.group);
-      const kind = asString(asRecord(spec?.names)?.kind);
-      if (!group || !kind) continue;
-      for (const v of asArray(spec?.versions)) {
-        const version = asRecord(v);
-        const schema = asRecord(asRecord(version?.schema)?.openAPIV3Schema);
-        const name = asString(version?.name);
-        if (!version || version.served === false || !schema || !name) continue;
-        const key = `${group}/${name}/${kind}`;
-        const list = index.get(key) ?? [];
-        list.push({ schema: schema as Schema, trusted: false, origin: `CRD ${o.name} (${file.path.slice(root.length + 1)})` });
-        index.set(key, list);
-      }
+      if (o.kind === 'CustomResourceDefinition') addCrd(index, o.apiVersion, o.body, `CRD ${o.name} (${file.path.slice(root.length + 1)})`);
     }
   }
   return index;
+}
+
+const byInstall = new WeakMap<object, Map<string, SchemaSource[]>>();
+
+/**
+ * CRDs the charts of the model's HelmReleases hold (their `crds/` folders and templates, whatever
+ * the CRD policy: the schema is the chart's either way), from renders already at hand.
+ */
+function chartSchemas(model: RepoModel, key: string): SchemaSource[] {
+  const out: SchemaSource[] = [];
+  for (const cluster of model.clusters) {
+    for (const hr of cluster.helmReleases) {
+      const install = hr.install;
+      if (!install?.ok) continue;
+      let index = byInstall.get(install);
+      if (!index) {
+        index = new Map();
+        byInstall.set(install, index);
+        const chart = `chart ${install.chart.name} ${install.chart.version}`;
+        for (const o of [...install.crds, ...install.objects]) {
+          if (o.kind === 'CustomResourceDefinition') addCrd(index, o.apiVersion, o as Record<string, unknown>, `CRD ${o.metadata.name} (${chart})`);
+        }
+      }
+      for (const s of index.get(key) ?? []) if (!out.some((o) => o.origin === s.origin)) out.push(s);
+    }
+  }
+  return out;
+}
+
+function addCrd(index: Map<string, SchemaSource[]>, apiVersion: string, body: Record<string, unknown>, origin: string): void {
+  if (apiVersion !== 'apiextensions.k8s.io/v1') return;
+  const spec = asRecord(body.spec);
+  const group = asString(spec?.group);
+  const kind = asString(asRecord(spec?.names)?.kind);
+  if (!group || !kind) return;
+  for (const v of asArray(spec?.versions)) {
+    const version = asRecord(v);
+    const schema = asRecord(asRecord(version?.schema)?.openAPIV3Schema);
+    const name = asString(version?.name);
+    if (!version || version.served === false || !schema || !name) continue;
+    const key = `${group}/${name}/${kind}`;
+    const list = index.get(key) ?? [];
+    list.push({ schema: schema as Schema, trusted: false, origin });
+    index.set(key, list);
+  }
 }

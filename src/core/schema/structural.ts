@@ -60,7 +60,8 @@ export function validateObject(body: Record<string, unknown>, schema: Schema, op
   const out: SchemaFinding[] = [];
   const props = schema.properties ?? {};
   for (const [key, value] of Object.entries(body)) {
-    if (key === 'apiVersion' || key === 'kind' || key === 'metadata' || key === 'status') continue;
+    // `sops`: the decryption metadata Flux removes before it applies.
+    if (key === 'apiVersion' || key === 'kind' || key === 'metadata' || key === 'status' || key === 'sops') continue;
     const sub = Object.prototype.hasOwnProperty.call(props, key) ? props[key] : undefined;
     if (!sub) {
       if (!schema['x-kubernetes-preserve-unknown-fields']) out.push({ path: [key], kind: 'unknown', message: `field '${key}' is not part of the schema` });

@@ -1,0 +1,161 @@
+/**
+ * Built-in kinds judged by the OpenAPI of the Kubernetes release the test API server builds
+ * (kube.generated.json): wrong types and enums, missing required fields, and unknown fields, which
+ * server-side apply (as Flux applies) refuses for a built-in kind ("field not declared in schema";
+ * test/integration/kubeSchemas.test.ts asks the real API server).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkModel } from '../../../src/core/checks/index';
+import { quickFixes } from '../../../src/core/fixes/index';
+import { builtinSchema, KUBERNETES } from '../../../src/core/schema/kube';
+import { memoryRepo } from '../helpers';
+
+const ROOT_KS = `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n`;
+
+function repoWith(files: Record<string, string>) {
+  return memoryRepo({ 'clusters/prod/flux-system/gotk-sync.yaml': ROOT_KS, ...files });
+}
+
+const schemaFindings = (files: Record<string, string>) =>
+  checkModel(repoWith(files).model()).diagnostics.filter((d) => d.rule.startsWith('schema-'));
+
+const short = (d: { rule: string; severity: string; file: string; range: { start: { line: number; character: number } } }) =>
+  `${d.rule} ${d.severity} ${d.file.split('/').pop()}:${d.range.start.line + 1}:${d.range.start.character + 1}`;
+
+const DEPLOYMENT = [
+  'apiVersion: apps/v1',
+  'kind: Deployment',
+  'metadata:',
+  '  name: web',
+  '  namespace: default',
+  'spec:',
+  '  replicas: two',
+  '  selector:',
+  '    matchLabels: {app: web}',
+  '  template:',
+  '    metadata:',
+  '      labels: {app: web}',
+  '    spec:',
+  '      containers:',
+  '        - name: web',
+  '          image: nginx',
+  '          imagePullPolicyy: Always',
+  '          ports:',
+  '            - containerPort: "80"',
+  '              protocol: tcp',
+  '',
+].join('\n');
+
+test('the bundle holds the built-in kinds of the pinned Kubernetes release, linked through their references', () => {
+  assert.match(KUBERNETES, /^Kubernetes 1\.\d+$/);
+  const deployment = builtinSchema('apps/v1/Deployment');
+  const container = deployment?.properties?.spec?.properties?.template?.properties?.spec?.properties?.containers?.items;
+  assert.ok(container?.properties?.imagePullPolicy, 'Deployment → PodTemplateSpec → PodSpec → Container is linked');
+  assert.deepEqual(container.properties.imagePullPolicy.enum, ['Always', 'IfNotPresent', 'Never']);
+  // A field keeps its own description where the type it refers to has another.
+  assert.match(deployment!.properties!.spec!.description!, /desired behavior of the Deployment/);
+  assert.ok(builtinSchema('v1/ConfigMap') && builtinSchema('networking.k8s.io/v1/Ingress') && builtinSchema('apiextensions.k8s.io/v1/CustomResourceDefinition'));
+  assert.equal(builtinSchema('apps/v1/DeploymentList'), undefined);
+  assert.equal(builtinSchema('extensions/v1beta1/Ingress'), undefined, 'a version the release does not serve has no schema');
+  assert.equal(builtinSchema('v1/constructor'), undefined);
+});
+
+test('a Deployment: wrong types, an enum and a misspelt field, each at its node; unknown fields are errors for built-in kinds', () => {
+  const found = schemaFindings({ 'apps/deploy.yaml': DEPLOYMENT, 'apps/kustomization.yaml': 'resources:\n  - deploy.yaml\n' });
+  assert.deepEqual(found.map(short), [
+    'schema-invalid error deploy.yaml:7:13',
+    'schema-unknown-field error deploy.yaml:17:11',
+    'schema-invalid error deploy.yaml:19:30',
+    'schema-invalid error deploy.yaml:20:25',
+  ]);
+  assert.match(found[0].message, /spec\.replicas: the string "two" where the schema wants an integer; the API server rejects the object \(schema: Kubernetes 1\.\d+ Deployment v1\)/);
+  assert.match(found[1].message, /containers\[0\]\.imagePullPolicyy is not a field of Deployment; server-side apply \(as Flux applies\) rejects the object \("field not declared in schema"\)\. Did you mean 'imagePullPolicy'\?/);
+  assert.match(found[3].message, /"tcp" is not one of "SCTP", "TCP", "UDP"/);
+});
+
+test('the closest field is a quick fix that renames the key and keeps its value', () => {
+  const repo = repoWith({ 'apps/deploy.yaml': DEPLOYMENT, 'apps/kustomization.yaml': 'resources:\n  - deploy.yaml\n' });
+  const unknown = checkModel(repo.model()).diagnostics.find((d) => d.rule === 'schema-unknown-field')!;
+  const fixes = quickFixes(unknown, repo.model());
+  assert.equal(fixes[0].title, "Change to 'imagePullPolicy'");
+  assert.equal(fixes[0].preferred, true);
+  const [edit] = fixes[0].edits;
+  assert.deepEqual([edit.range.start.line, edit.range.start.character, edit.range.end.character, edit.newText], [16, 10, 26, 'imagePullPolicy']);
+});
+
+test('what the API server accepts is not judged: int-or-string, quantities, nulls, substitutions, SOPS', () => {
+  const ok = [
+    'apiVersion: v1',
+    'kind: Service',
+    'metadata:',
+    '  name: web',
+    '  namespace: default',
+    '  creationTimestamp: null',
+    'spec:',
+    '  type: ${SERVICE_TYPE:=ClusterIP}',
+    '  ports:',
+    '    - port: 80',
+    '      targetPort: http',
+    '    - port: 443',
+    '      targetPort: 8443',
+    '---',
+    'apiVersion: v1',
+    'kind: ResourceQuota',
+    'metadata:',
+    '  name: q',
+    '  namespace: default',
+    'spec:',
+    '  hard:',
+    '    cpu: 0.5',
+    '    memory: 1Gi',
+    '    pods: 10',
+    '---',
+    'apiVersion: v1',
+    'kind: Secret',
+    'metadata:',
+    '  name: s',
+    '  namespace: default',
+    'stringData:',
+    '  password: ENC[AES256_GCM,data:abc,iv:def,tag:ghi,type:str]',
+    'sops:',
+    '  age: []',
+    '  version: 3.9.0',
+    '---',
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: c',
+    '  namespace: default',
+    'data:',
+    '  replicas: ${REPLICAS}',
+    '',
+  ].join('\n');
+  assert.deepEqual(schemaFindings({ 'apps/all.yaml': ok, 'apps/kustomization.yaml': 'resources:\n  - all.yaml\n' }).map((d) => d.message), []);
+});
+
+test('a required field left out and a ConfigMap value that is not a string', () => {
+  const bad = [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: c',
+    '  namespace: default',
+    'data:',
+    '  enabled: true',
+    '---',
+    'apiVersion: rbac.authorization.k8s.io/v1',
+    'kind: RoleBinding',
+    'metadata:',
+    '  name: rb',
+    '  namespace: default',
+    'subjects:',
+    '  - kind: ServiceAccount',
+    '    name: app',
+    '',
+  ].join('\n');
+  const found = schemaFindings({ 'apps/bad.yaml': bad, 'apps/kustomization.yaml': 'resources:\n  - bad.yaml\n' });
+  assert.deepEqual(found.map(short), ['schema-invalid error bad.yaml:7:12', 'schema-invalid error bad.yaml:9:1']);
+  assert.match(found[0].message, /data\.enabled: the boolean true where the schema wants a string/);
+  assert.match(found[1].message, /RoleBinding default\/rb: \(top level\): required field 'roleRef' is missing/);
+});
