@@ -14,6 +14,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { kubeRequest, startCluster } from '../test/cluster/harness';
 
 const out = path.resolve(__dirname, '../src/core/schema/kube.generated.json');
 
@@ -82,9 +83,7 @@ function compact(s: Json): Json {
 
 if (require.main === module) {
   (async () => {
-    // The harness needs the test tools (bash test/cluster/build.sh); imported here so that the
-    // bundle function above stays usable from the integration test without starting a cluster.
-    const { startCluster, kubeRequest } = await import('../test/cluster/harness');
+    // Needs the test tools: bash test/cluster/build.sh.
     const cluster = await startCluster();
     try {
       const get: Fetch = async (p) => {

@@ -100,6 +100,8 @@ export interface CompletionData {
   documentation: string;
   insertText: string;
   required: boolean;
+  /** A VS Code snippet writing out the fields this one requires; used in place of insertText. */
+  snippet?: string;
 }
 
 export interface HoverData {

@@ -31,6 +31,11 @@ export interface SchemaCompletion {
   readonly insertText: string;
   /** A required field of its mapping. */
   readonly required: boolean;
+  /**
+   * The field with the fields it requires written out, as a VS Code snippet (tab stops, enum
+   * choices); the editor uses it in place of insertText.
+   */
+  readonly snippet?: string;
 }
 
 type Path = (string | number)[];
@@ -127,8 +132,44 @@ export function schemaCompletion(model: RepoModel, filePath: string, offset: num
       documentation: s.description ?? '',
       insertText: s.type === 'object' || s.type === 'array' ? `${name}:\n` : `${name}: `,
       required: required.has(name),
+      snippet: requiredSnippet(name, s),
     }))
     .sort((a, b) => Number(b.required) - Number(a.required) || (a.label < b.label ? -1 : 1));
+}
+
+/** How deep required fields are written out: `sourceRef` → kind, name; a required mapping inside it once more. */
+const SNIPPET_DEPTH = 2;
+
+/**
+ * `name:` with the fields its schema requires (an object's, or a list item's), each with a tab
+ * stop, enum values as a choice; undefined when it requires none. Names and values come from
+ * CRDs (repository text), so they are escaped for snippet syntax.
+ */
+export function requiredSnippet(name: string, schema: Schema): string | undefined {
+  let stop = 0;
+  const text = (v: string) => v.replace(/[$}\\]/g, '\\$&');
+  const choice = (v: string) => v.replace(/[$}\\,|]/g, '\\$&');
+  const fields = (s: Schema, indent: string, depth: number): string[] | undefined => {
+    const req = (s.required ?? []).filter((r) => s.properties && Object.prototype.hasOwnProperty.call(s.properties, r));
+    if (!req.length || depth > SNIPPET_DEPTH) return undefined;
+    return req.flatMap((r) => {
+      const sub = s.properties![r];
+      const item = sub.type === 'array' ? sub.items : undefined;
+      const nested = sub.type === 'object' ? fields(sub, `${indent}  `, depth + 1) : item?.type === 'object' ? fields(item, `${indent}    `, depth + 1) : undefined;
+      if (nested && sub.type === 'array') return [`${indent}${text(r)}:`, nested[0].replace(`${indent}    `, `${indent}  - `), ...nested.slice(1)];
+      if (nested) return [`${indent}${text(r)}:`, ...nested];
+      stop++;
+      if (sub.type === 'object') return [`${indent}${text(r)}:`, `${indent}  $${stop}`];
+      if (sub.type === 'array') return [`${indent}${text(r)}:`, `${indent}  - $${stop}`];
+      if (sub.enum?.length && sub.enum.every((e) => typeof e === 'string')) return [`${indent}${text(r)}: \${${stop}|${sub.enum.map((e) => choice(String(e))).join(',')}|}`];
+      return [`${indent}${text(r)}: $${stop}`];
+    });
+  };
+  const item = schema.type === 'array' ? schema.items : undefined;
+  const body = schema.type === 'object' ? fields(schema, '  ', 1) : item?.type === 'object' ? fields(item, '    ', 1) : undefined;
+  if (!body) return undefined;
+  if (schema.type === 'array') body[0] = body[0].replace(/^ {4}/, '  - ');
+  return [`${text(name)}:`, ...body].join('\n');
 }
 
 /**

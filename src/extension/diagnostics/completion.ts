@@ -12,7 +12,8 @@ export function completionProvider(engine: EngineClient): vscode.CompletionItemP
         item.detail = c.detail;
         // Plain text: a description comes from a CRD, which may be repository text.
         if (c.documentation) item.documentation = c.documentation;
-        item.insertText = c.insertText;
+        // A snippet's lines are re-indented by the editor to the line being completed.
+        item.insertText = c.snippet ? new vscode.SnippetString(c.snippet) : c.insertText;
         // Required fields first.
         item.sortText = `${c.required ? '0' : '1'}${c.label}`;
         return item;

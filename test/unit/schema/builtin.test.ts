@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { checkModel } from '../../../src/core/checks/index';
 import { quickFixes } from '../../../src/core/fixes/index';
 import { builtinSchema, KUBERNETES } from '../../../src/core/schema/kube';
+import { requiredSnippet, schemaCompletion, schemaHover } from '../../../src/core/schema/assist';
 import { memoryRepo } from '../helpers';
 
 const ROOT_KS = `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n`;
@@ -158,4 +159,29 @@ test('a required field left out and a ConfigMap value that is not a string', () 
   assert.deepEqual(found.map(short), ['schema-invalid error bad.yaml:7:12', 'schema-invalid error bad.yaml:9:1']);
   assert.match(found[0].message, /data\.enabled: the boolean true where the schema wants a string/);
   assert.match(found[1].message, /RoleBinding default\/rb: \(top level\): required field 'roleRef' is missing/);
+});
+
+test('hover and completion in a Deployment come from the same built-in schema', () => {
+  const typing = DEPLOYMENT.replace('          imagePullPolicyy: Always\n', '          \n');
+  const model = repoWith({ 'apps/deploy.yaml': typing }).model();
+  const hover = schemaHover(model, '/repo/apps/deploy.yaml', typing.indexOf('replicas') + 2);
+  assert.match(hover!.markdown, /^\*\*replicas\*\* · integer/);
+  assert.match(hover!.markdown, /Number of desired pods/);
+  assert.match(hover!.markdown, /Schema: Kubernetes 1\\\.\d+/);
+  const inContainer = schemaCompletion(model, '/repo/apps/deploy.yaml', typing.indexOf('image: nginx\n') + 'image: nginx\n'.length + 10);
+  const labels = inContainer.map((c) => c.label);
+  assert.ok(labels.includes('imagePullPolicy') && labels.includes('livenessProbe') && !labels.includes('image'), labels.join(','));
+  const policy = schemaCompletion(memoryRepo({ 'apps/deploy.yaml': DEPLOYMENT.replace('imagePullPolicyy: Always', 'imagePullPolicy: ') }).model(), '/repo/apps/deploy.yaml', DEPLOYMENT.indexOf('imagePullPolicyy') + 'imagePullPolicy: '.length);
+  assert.deepEqual(policy.map((c) => c.label), ['Always', 'IfNotPresent', 'Never']);
+});
+
+test('a field with required fields completes as a snippet writing them out, enum values as a choice', () => {
+  const spec = builtinSchema('apps/v1/Deployment')!.properties!.spec!;
+  assert.equal(requiredSnippet('containers', spec.properties!.template!.properties!.spec!.properties!.containers), 'containers:\n  - name: $1');
+  assert.equal(requiredSnippet('roleRef', builtinSchema('rbac.authorization.k8s.io/v1/RoleBinding')!.properties!.roleRef!), 'roleRef:\n  apiGroup: $1\n  kind: $2\n  name: $3');
+  assert.equal(requiredSnippet('spec', spec), 'spec:\n  selector:\n    $1\n  template:\n    $2');
+  assert.equal(requiredSnippet('replicas', spec.properties!.replicas!), undefined);
+  // Names and enum values from a CRD are repository text: snippet syntax in them is escaped.
+  const crd = { type: 'object', required: ['a$b', 'mode'], properties: { 'a$b': { type: 'string' }, mode: { type: 'string', enum: ['x,y', 'z|}'] } } } as const;
+  assert.equal(requiredSnippet('weird', crd as never), 'weird:\n  a\\$b: $1\n  mode: ${2|x\\,y,z\\|\\}|}');
 });
