@@ -127,6 +127,9 @@ export class Engine {
     }
   }
 
+  /** EngineSettings.redHatYaml of the last `open`. */
+  private redHatYaml = false;
+
   /** Indexes the folders (synchronously: call it off the editor's thread). */
   open(roots: readonly string[], settings: EngineSettings = {}): void {
     this.indexing = true;
@@ -141,6 +144,8 @@ export class Engine {
       if (cache) this.caches.set(root, cache);
     }
     this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root), charts: this.options.charts } : undefined, this.options.budgets));
+    this.redHatYaml = !!settings.redHatYaml;
+    for (const f of this.folders) f.deferToRedHatYaml = this.redHatYaml;
     for (const f of this.folders) f.model();
     this.indexing = false;
     this.flush();
@@ -389,14 +394,14 @@ export class Engine {
       if (!at) return undefined;
       const model = at.folder.model();
       const offset = at.file.lines.offset(position);
-      const info = describeSubstitution(model, at.file.path, offset) ?? schemaHover(model, at.file.path, offset, (hr) => at.folder.chartValues(hr));
+      const info = describeSubstitution(model, at.file.path, offset) ?? schemaHover(model, at.file.path, offset, (hr) => at.folder.chartValues(hr), { besideRedHatYaml: this.redHatYaml });
       if (!info) return undefined;
       return { markdown: info.markdown, range: at.file.lines.range(info.start, info.end) };
     },
     completion: ({ file, position, text }) => {
       const at = this.at(file, text);
       if (!at) return [];
-      return schemaCompletion(at.folder.model(), at.file.path, at.file.lines.offset(position), (hr) => at.folder.chartValues(hr));
+      return schemaCompletion(at.folder.model(), at.file.path, at.file.lines.offset(position), (hr) => at.folder.chartValues(hr), { besideRedHatYaml: this.redHatYaml });
     },
     codeActions: ({ file, range, text }) => {
       const at = this.at(file, text);

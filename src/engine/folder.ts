@@ -2,6 +2,7 @@
  * One workspace folder inside the engine: its workspace and model (kept in step by `Repo`), the
  * latest check results and what was last published per file.
  */
+import { deferToRedHatYaml } from '../core/checks/redHatYaml';
 import { checkModel, type Diagnostic, type SuppressedDiagnostic } from '../core/checks/index';
 import { buildDependencyGraph, type DependencyGraph } from '../core/graph/index';
 import type { BuildOptions, HelmReleaseNode, KustomizationNode, RepoModel } from '../core/model/graph';
@@ -37,6 +38,9 @@ export class Folder {
    * `builds.charts`: the chart cache the model's HelmRelease renders may read (never fill); absent:
    * workspace charts only (tests and corpora stay independent of the machine's cache).
    */
+  /** EngineSettings.redHatYaml: schema findings under a `$schema` comment give way to that extension's. */
+  deferToRedHatYaml = false;
+
   constructor(
     readonly root: string,
     host: WorkspaceHost,
@@ -136,9 +140,22 @@ export class Folder {
   }
 
   /** Runs the checks when the model changed since the last run; rule failures go to `log`. */
+  /** What the editor shows: the check's findings, those Red Hat YAML shows already left out (deferToRedHatYaml). */
   diagnostics(log: (m: string) => void): Map<string, Diagnostic[]> {
-    return this.check(log).byFile;
+    const { byFile } = this.check(log);
+    if (!this.deferToRedHatYaml) return byFile;
+    if (this.shown?.version === this.version) return this.shown.byFile;
+    const shown = new Map<string, Diagnostic[]>();
+    for (const d of deferToRedHatYaml(this.model(), [...byFile.values()].flat())) {
+      const list = shown.get(d.file);
+      if (list) list.push(d);
+      else shown.set(d.file, [d]);
+    }
+    this.shown = { version: this.version, byFile: shown };
+    return shown;
   }
+
+  private shown: { version: number; byFile: Map<string, Diagnostic[]> } | undefined;
 
   check(log: (m: string) => void): { byFile: Map<string, Diagnostic[]>; failures: { rules: string; message: string }[]; suppressed: SuppressedDiagnostic[] } {
     if (this.checked?.version === this.version) return this.checked;

@@ -314,4 +314,10 @@ export interface EngineSettings {
    * is written.
    */
   storageDir?: string;
+  /**
+   * The Red Hat YAML extension is enabled: documents under a `yaml-language-server` `$schema`
+   * comment are judged, completed and hovered by it, so schema findings there give way to one
+   * note (core/checks/redHatYaml.ts) and schema completion and hover stay out of its way.
+   */
+  redHatYaml?: boolean;
 }

@@ -58,6 +58,9 @@ export class EngineService implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('gitopsPreview.sourceRoots')) this.open();
       }),
+      vscode.extensions.onDidChange(() => {
+        if (redHatYamlEnabled() !== this.redHatYaml) this.open();
+      }),
     );
     this.open();
   }
@@ -65,6 +68,9 @@ export class EngineService implements vscode.Disposable {
   get ready(): boolean {
     return this.client.ready;
   }
+
+  /** Whether the Red Hat YAML extension was enabled at the last open (see EngineSettings.redHatYaml). */
+  private redHatYaml = false;
 
   /** (Re)opens every workspace folder; the first index runs in the worker. */
   private open(): void {
@@ -75,7 +81,8 @@ export class EngineService implements vscode.Disposable {
       const onFile = (uri: vscode.Uri) => this.client.filesChanged([toPosix(uri.fsPath)]);
       return vscode.Disposable.from(watcher, watcher.onDidCreate(onFile), watcher.onDidChange(onFile), watcher.onDidDelete(onFile));
     });
-    this.client.open(roots, { sourceRoots: sourceRootsSetting(), ...(this.storageDir ? { storageDir: toPosix(this.storageDir) } : {}) });
+    this.redHatYaml = redHatYamlEnabled();
+    this.client.open(roots, { sourceRoots: sourceRootsSetting(), redHatYaml: this.redHatYaml, ...(this.storageDir ? { storageDir: toPosix(this.storageDir) } : {}) });
     // Buffers already open and modified before activation.
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme === 'file' && doc.isDirty) this.client.buffer(toPosix(doc.uri.fsPath), doc.getText());
@@ -114,4 +121,9 @@ function sourceRootsSetting(): Record<string, string> {
     for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
   }
   return out;
+}
+
+/** The Red Hat YAML extension is installed and enabled (getExtension sees only enabled ones). */
+function redHatYamlEnabled(): boolean {
+  return vscode.extensions.getExtension('redhat.vscode-yaml') !== undefined;
 }

@@ -8,10 +8,9 @@
 import type { RepoModel } from '../model/graph';
 import { asRecord, asString } from '../model/objects';
 import { schemasFor } from '../schema/catalog';
+import { SCHEMA_MODELINE } from '../schema/modeline';
 import type { Range } from '../yaml/lines';
 import type { QuickFix } from './types';
-
-const SCHEMA_COMMENT = /^\s*#\s*yaml-language-server:\s*\$schema=\S+\s*$/;
 
 export function schemaCommentFixes(model: RepoModel, filePath: string, range: Range): QuickFix[] {
   const file = model.workspace.files.get(filePath);
@@ -20,7 +19,7 @@ export function schemaCommentFixes(model: RepoModel, filePath: string, range: Ra
   for (let line = range.start.line; line <= range.end.line && line < file.lines.lineCount; line++) {
     const start = file.lines.offset({ line, character: 0 });
     const end = line + 1 < file.lines.lineCount ? file.lines.offset({ line: line + 1, character: 0 }) : file.text.length;
-    if (!SCHEMA_COMMENT.test(file.text.slice(start, end).replace(/\r?\n$/, ''))) continue;
+    if (!SCHEMA_MODELINE.test(file.text.slice(start, end).replace(/\r?\n$/, ''))) continue;
     // The document the comment heads: the one holding its line, else the next one.
     const doc = file.docs.find((d) => end <= d.range[2]);
     const value = asRecord(doc?.value);

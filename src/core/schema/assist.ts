@@ -9,6 +9,7 @@ import { asRecord, asString } from '../model/objects';
 import type { SourceFile, YamlDoc } from '../yaml/document';
 import { markdownCode, markdownText } from '../escape/markdown';
 import { schemasFor } from './catalog';
+import { modelineOf } from './modeline';
 import type { Schema } from './structural';
 import type { HelmReleaseNode } from '../model/graph';
 import { valuesField, valuesFields, type ChartValues, type ValuesField } from '../helm/chartValues';
@@ -40,6 +41,14 @@ export interface SchemaCompletion {
 
 type Path = (string | number)[];
 
+export interface AssistOptions {
+  /**
+   * The Red Hat YAML extension is enabled: in a document under a `$schema` comment it completes
+   * and hovers from the comment's schema, so only what it cannot know (workspace names) is offered.
+   */
+  readonly besideRedHatYaml?: boolean;
+}
+
 /** The schema of the document at `offset`, or undefined for a kind with no known schema. */
 function schemaOf(model: RepoModel, file: SourceFile, offset: number): { doc: YamlDoc; schema: Schema; origin: string } | undefined {
   const doc = file.docs.find((d) => offset >= d.range[0] && offset <= d.range[2]);
@@ -63,11 +72,11 @@ export function schemaAtPath(schema: Schema, path: Path): Schema | undefined {
 }
 
 /** Hover on a key (or its scalar value): the field's type, description and allowed values. */
-export function schemaHover(model: RepoModel, filePath: string, offset: number, chartValues?: ChartValuesLookup): SchemaHover | undefined {
+export function schemaHover(model: RepoModel, filePath: string, offset: number, chartValues?: ChartValuesLookup, options: AssistOptions = {}): SchemaHover | undefined {
   const file = model.workspace.files.get(filePath);
   if (!file) return undefined;
   const found = schemaOf(model, file, offset);
-  if (!found) return undefined;
+  if (!found || (options.besideRedHatYaml && modelineOf(found.doc))) return undefined;
   const at = keyAtOffset(found.doc, offset);
   if (!at || at.path[0] === 'metadata' || at.path[0] === 'status') return undefined;
   const chart = chartValuesAt(model, found.doc, at.path, chartValues);
@@ -94,13 +103,16 @@ export function schemaHover(model: RepoModel, filePath: string, offset: number, 
  * written yet), or after `key: ` the values its enum allows. `text` is the buffer as typed, which
  * may not parse: the enclosing keys are read from its indentation.
  */
-export function schemaCompletion(model: RepoModel, filePath: string, offset: number, chartValues?: ChartValuesLookup): SchemaCompletion[] {
+export function schemaCompletion(model: RepoModel, filePath: string, offset: number, chartValues?: ChartValuesLookup, options: AssistOptions = {}): SchemaCompletion[] {
   const file = model.workspace.files.get(filePath);
   if (!file) return [];
   const found = schemaOf(model, file, Math.max(0, Math.min(offset, file.text.length - 1)));
   if (!found) return [];
   const context = lineContext(file.text, offset);
   if (!context || context.path[0] === 'metadata' || context.path[0] === 'status') return [];
+  // Under a `$schema` comment Red Hat YAML completes from the comment's schema: only the names of
+  // the workspace's objects, which it cannot know, are offered beside it.
+  if (options.besideRedHatYaml && modelineOf(found.doc)) return (context.valueOf === 'name' && referenceNames(model, found.doc, context.path)) || [];
   const chart = chartValuesAt(model, found.doc, context.valueOf !== undefined ? [...context.path, context.valueOf] : [...context.path, ''], chartValues);
   if (chart) return valuesCompletion(chart.values, context.valueOf !== undefined ? chart.path : chart.path.slice(0, -1), context);
   if (context.valueOf === 'name') {
