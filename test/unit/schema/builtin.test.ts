@@ -10,7 +10,10 @@ import { checkModel } from '../../../src/core/checks/index';
 import { quickFixes } from '../../../src/core/fixes/index';
 import { builtinSchema, KUBERNETES } from '../../../src/core/schema/kube';
 import { requiredSnippet, schemaCompletion, schemaHover } from '../../../src/core/schema/assist';
-import { memoryRepo } from '../helpers';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { memoryRepo, runCliCaptured } from '../helpers';
 
 const ROOT_KS = `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n`;
 
@@ -184,4 +187,33 @@ test('a field with required fields completes as a snippet writing them out, enum
   // Names and enum values from a CRD are repository text: snippet syntax in them is escaped.
   const crd = { type: 'object', required: ['a$b', 'mode'], properties: { 'a$b': { type: 'string' }, mode: { type: 'string', enum: ['x,y', 'z|}'] } } } as const;
   assert.equal(requiredSnippet('weird', crd as never), 'weird:\n  a\\$b: $1\n  mode: ${2|x\\,y,z\\|\\}|}');
+});
+
+test('check judges a built-in object after post-build substitution: a known value as substituted, an unknown one not at all', { timeout: 300_000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-schema-subst-'));
+  try {
+    const apps = (replicas: string) =>
+      `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  postBuild:\n    substitute:\n      REPLICAS: "${replicas}"\n      ENABLED: "true"\n`;
+    const deployment = DEPLOYMENT.replace('replicas: two', 'replicas: ${REPLICAS}')
+      .replace('          imagePullPolicyy: Always\n', '')
+      .replace('containerPort: "80"', 'containerPort: ${PORT:=8080}')
+      .replace('protocol: tcp', 'protocol: TCP')
+      .replace('    spec:\n      containers:', '    spec:\n      automountServiceAccountToken: ${ENABLED}\n      containers:');
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    };
+    write('clusters/prod/flux-system/gotk-sync.yaml', ROOT_KS.replace('./apps', './clusters/prod'));
+    write('clusters/prod/apps.yaml', apps('3'));
+    write('apps/deploy.yaml', deployment);
+    write('apps/kustomization.yaml', 'resources:\n  - deploy.yaml\n');
+    const good = await runCliCaptured(['check', dir], dir);
+    assert.equal(good.code, 0, good.stdout + good.stderr);
+    write('clusters/prod/apps.yaml', apps('three'));
+    const bad = await runCliCaptured(['check', dir], dir);
+    assert.equal(bad.code, 1, bad.stdout + bad.stderr);
+    assert.match(bad.stdout, /apps\/deploy\.yaml:7:\d+: error \[schema-invalid\] Deployment default\/web: spec\.replicas: the string "three" where the schema wants an integer/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
