@@ -8,6 +8,7 @@ import { checkDuplicates } from './duplicates';
 import { checkHelmReleases } from './helmReleases';
 import { checkPaths } from './paths';
 import { checkSchemas } from './schema';
+import { checkServedVersions } from './servedVersions';
 import { checkSources } from './sourceRefs';
 import { checkSubstitutions } from './substitution';
 import { checkSyntax } from './syntax';
@@ -31,6 +32,7 @@ const RULE_SETS: [string, (ctx: CheckContext) => void][] = [
   ['duplicate-object', checkDuplicates],
   ['config-invalid', checkConfig],
   ['schema', checkSchemas],
+  ['api-version-unserved', checkServedVersions],
   ['helm', checkHelmReleases],
 ];
 

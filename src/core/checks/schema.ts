@@ -9,6 +9,8 @@ import { asArray, asRecord } from '../model/objects';
 import { schemasFor, type SchemaSource } from '../schema/catalog';
 import { validateObject, type Schema, type SchemaFinding, type SchemaPath } from '../schema/structural';
 import type { CheckContext } from './context';
+import { clusterKubeVersion, kubeMinor } from '../helm/kubeVersion';
+import { KUBERNETES } from '../schema/kube';
 import { closestNames } from './similar';
 
 /** A value the cluster fills in (`${var}` left for post-build substitution) or decrypts (SOPS `ENC[…]`). */
@@ -19,6 +21,7 @@ const judged = new WeakMap<object, { by: readonly Schema[]; findings: SchemaFind
 
 export function checkSchemas(ctx: CheckContext): void {
   for (const cluster of ctx.model.clusters) {
+    const kube = clusterKubeVersion(ctx.model, cluster);
     for (const applied of cluster.objects) {
       const object = applied.object;
       if (object.synthetic || !ctx.isReal(object.doc)) continue;
@@ -27,7 +30,7 @@ export function checkSchemas(ctx: CheckContext): void {
       if (patchedByApplier(applied)) continue;
       const sources = schemasFor(ctx.model, applied.apiVersion, applied.kind);
       if (!sources.length) continue;
-      for (const f of findingsOf(object.body, sources)) report(ctx, applied, f, sources);
+      for (const f of findingsOf(object.body, sources)) report(ctx, applied, f, sources, kube);
     }
   }
 }
@@ -62,7 +65,7 @@ function samePath(a: SchemaPath, b: SchemaPath): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-function report(ctx: CheckContext, applied: AppliedObject, f: SchemaFinding, sources: SchemaSource[]): void {
+function report(ctx: CheckContext, applied: AppliedObject, f: SchemaFinding, sources: SchemaSource[], kube: { version: string; origin: string }): void {
   const where = f.path.length ? f.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').slice(1) : '(top level)';
   const label = `${applied.kind} ${applied.namespace ? `${applied.namespace}/` : ''}${applied.name}`;
   const schemaName = `${sources.map((s) => s.origin).join(', ')} ${applied.kind} ${applied.apiVersion.split('/').pop()}`;
@@ -76,12 +79,16 @@ function report(ctx: CheckContext, applied: AppliedObject, f: SchemaFinding, sou
     const at = [...f.path, '\u0000'];
     const fix = near.length ? { kind: 'rename-key' as const, file: doc.file.path, docIndex: doc.index, path: mapPath, key, candidates: near.slice(0, 3) } : undefined;
     if (sources.some((s) => s.builtin)) {
+      // A cluster on a newer Kubernetes than the bundled schemas may have the field: it was added since.
+      const newer = kubeMinor(kube.version) > kubeMinor(KUBERNETES.replace(/^\D+/, ''));
       ctx.report(
         'schema-unknown-field',
         doc,
         at,
-        `${label}: ${where} is not a field of ${applied.kind}; server-side apply (as Flux applies) rejects the object ("field not declared in schema").${hint} (schema: ${schemaName})`,
-        { severity: 'error', fix },
+        `${label}: ${where} is not a field of ${applied.kind}; server-side apply (as Flux applies) rejects the object ("field not declared in schema").${hint} (schema: ${schemaName})${
+          newer ? ` This cluster runs Kubernetes ${kube.version} (${kube.origin}), newer than the schema: if the field was added since, it is accepted.` : ''
+        }`,
+        { severity: newer ? 'warning' : 'error', fix },
       );
       return;
     }

@@ -41,7 +41,7 @@ export const RULE_DESCRIPTIONS: Record<RuleId, string> = {
   'depends-on-descendant': 'A Kustomization depends on a Kustomization it applies itself; it never becomes ready.',
   'crd-order': 'A custom resource is applied before anything guarantees its CRD exists.',
   'crd-order-no-wait': 'A dependency installs CRDs through a HelmRelease but does not wait for it.',
-  'api-version-unserved': 'A Flux object uses an API version current Flux no longer serves.',
+  'api-version-unserved': 'An object uses an API version its API server does not serve: one current Flux dropped, one Kubernetes removed, or one no known CRD of its kind serves.',
   'source-not-found': 'A sourceRef, chart sourceRef or chartRef names nothing in the workspace.',
   'path-not-found': 'spec.path or a kustomization resources entry resolves to nothing.',
   'build-failed': 'kustomize build or post-build substitution of a Kustomization fails, as kustomize-controller would.',

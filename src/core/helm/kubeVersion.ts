@@ -76,6 +76,12 @@ export function clusterKubeVersion(model: RepoModel, cluster: ClusterModel): { v
   return { version: best.version, origin: `pinned in ${best.file.slice(root.length + 1)}:${best.line}` };
 }
 
+/** `1.33.0` → a number that orders Kubernetes releases by major and minor. */
+export function kubeMinor(version: string): number {
+  const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
+  return major * 1000 + (minor || 0);
+}
+
 function newest(pins: readonly KubeVersionPin[]): KubeVersionPin | undefined {
   let best: KubeVersionPin | undefined;
   for (const p of pins) if (!best || compare(p.version, best.version) > 0) best = p;

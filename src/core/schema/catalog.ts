@@ -100,3 +100,31 @@ function addCrd(index: Map<string, SchemaSource[]>, apiVersion: string, body: Re
     index.set(key, list);
   }
 }
+
+/**
+ * The versions the CRDs known for `group`/`kind` serve (workspace and rendered charts), and where
+ * they come from; undefined when no CRD for the kind is known.
+ */
+export function crdServedVersions(model: RepoModel, group: string, kind: string): { versions: string[]; origins: string[] } | undefined {
+  const versions = new Set<string>();
+  const origins = new Set<string>();
+  const suffix = `/${kind}`;
+  const take = (index: Map<string, SchemaSource[]>) => {
+    for (const [key, sources] of index) {
+      if (!key.startsWith(`${group}/`) || !key.endsWith(suffix)) continue;
+      const version = key.slice(group.length + 1, key.length - suffix.length);
+      if (version.includes('/')) continue;
+      versions.add(version);
+      for (const s of sources) origins.add(s.origin);
+    }
+  };
+  take(workspaceSchemas(model));
+  chartSchemas(model, ''); // indexes every rendered chart's CRDs
+  for (const cluster of model.clusters) {
+    for (const hr of cluster.helmReleases) {
+      const index = hr.install?.ok ? byInstall.get(hr.install) : undefined;
+      if (index) take(index);
+    }
+  }
+  return versions.size ? { versions: [...versions].sort(), origins: [...origins] } : undefined;
+}

@@ -217,3 +217,49 @@ test('check judges a built-in object after post-build substitution: a known valu
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an API version its server does not serve: a removed Kubernetes version (by the cluster pinned), a version no known CRD serves', () => {
+  const pdb = 'apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\n  namespace: default\nspec:\n  minAvailable: 1\n';
+  const crd = [
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'metadata:',
+    '  name: widgets.example.com',
+    'spec:',
+    '  group: example.com',
+    '  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}',
+    '  scope: Namespaced',
+    '  versions:',
+    '    - name: v1',
+    '      served: true',
+    '      storage: true',
+    '      schema:',
+    '        openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}}}}}',
+    '    - name: v1alpha1',
+    '      served: false',
+    '      storage: false',
+    '',
+  ].join('\n');
+  const widget = (version: string) => `apiVersion: example.com/${version}\nkind: Widget\nmetadata:\n  name: w\n  namespace: default\nspec:\n  size: 1\n`;
+  const unserved = (files: Record<string, string>) =>
+    checkModel(repoWith({ 'apps/kustomization.yaml': `resources:\n${Object.keys(files).map((f) => `  - ${f.slice(5)}\n`).join('')}`, ...files }).model())
+      .diagnostics.filter((d) => d.rule === 'api-version-unserved')
+      .map((d) => `${d.file.split('/').pop()}:${d.range.start.line + 1} ${d.message}`);
+  const found = unserved({ 'apps/pdb.yaml': pdb, 'apps/crd.yaml': crd, 'apps/a.yaml': widget('v1'), 'apps/b.yaml': widget('v1alpha1'), 'apps/c.yaml': widget('v2') });
+  assert.equal(found.length, 3, found.join('\n'));
+  assert.match(found.find((f) => f.startsWith('pdb.yaml:1'))!, /PodDisruptionBudget default\/web: policy\/v1beta1 is not served since Kubernetes 1\.25: use policy\/v1\. This cluster runs Kubernetes 1\.33\.0 \(no version pinned/);
+  assert.match(found.find((f) => f.startsWith('b.yaml:1'))!, /Widget default\/w: example\.com\/v1alpha1 is a version no known CRD of Widget serves \(example\.com\/v1; from CRD widgets\.example\.com \(apps\/crd\.yaml\)\)/);
+  assert.ok(found.some((f) => f.startsWith('c.yaml:1')));
+  // A cluster pinned before the removal still serves it.
+  const talos = 'clusterName: home\nkubernetesVersion: v1.24.3\n';
+  const old = checkModel(repoWith({ 'talos/talconfig.yaml': talos, 'apps/kustomization.yaml': 'resources:\n  - pdb.yaml\n', 'apps/pdb.yaml': pdb }).model()).diagnostics.filter((d) => d.rule === 'api-version-unserved');
+  assert.deepEqual(old, []);
+});
+
+test("a cluster pinned to a newer Kubernetes than the bundled schema: a built-in kind's unknown field is a warning that says why", () => {
+  const files = { 'talos/talconfig.yaml': 'clusterName: home\nkubernetesVersion: v1.36.2\n', 'apps/deploy.yaml': DEPLOYMENT, 'apps/kustomization.yaml': 'resources:\n  - deploy.yaml\n' };
+  const unknown = schemaFindings(files).find((d) => d.rule === 'schema-unknown-field')!;
+  assert.equal(unknown.severity, 'warning');
+  assert.match(unknown.message, /This cluster runs Kubernetes 1\.36\.2 \(pinned in talos\/talconfig\.yaml:2\), newer than the schema: if the field was added since, it is accepted\./);
+  assert.ok(schemaFindings(files).some((d) => d.rule === 'schema-invalid' && d.severity === 'error'), 'a wrong type stays an error');
+});
