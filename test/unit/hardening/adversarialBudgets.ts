@@ -14,8 +14,8 @@ export const adversarialBudgets = {
    */
   manyLargeFiles: (count = 30, bytes = 4.9e6): Adversarial => {
     const files: Record<string, string> = { ...BASE };
-    const head = (i: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big${i}\n  namespace: default\nitems:\n`;
-    for (let i = 0; i < count; i++) files[`apps/big/f${String(i).padStart(2, '0')}.yaml`] = head(i) + '- a\n'.repeat(Math.floor((bytes - head(i).length) / 4));
+    const head = (i: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big${i}\n  namespace: default\ndata:\n  big: |\n`;
+    for (let i = 0; i < count; i++) files[`apps/big/f${String(i).padStart(2, '0')}.yaml`] = head(i) + '    a\n'.repeat(Math.floor((bytes - head(i).length) / 6));
     return { files };
   },
   /**
