@@ -117,10 +117,10 @@ function addServed(index: Map<string, SchemaSource[]>, crd: ServedCrd, origin: s
 }
 
 /**
- * The versions the CRDs known for `group`/`kind` serve (workspace and rendered charts), and where
+ * The versions the CRDs known for `group`/`kind` serve (workspace, rendered charts and `cluster`), and where
  * they come from; undefined when no CRD for the kind is known.
  */
-export function crdServedVersions(model: RepoModel, group: string, kind: string): { versions: string[]; origins: string[] } | undefined {
+export function crdServedVersions(model: RepoModel, group: string, kind: string, cluster?: ClusterCrds): { versions: string[]; origins: string[] } | undefined {
   const versions = new Set<string>();
   const origins = new Set<string>();
   const suffix = `/${kind}`;
@@ -141,5 +141,6 @@ export function crdServedVersions(model: RepoModel, group: string, kind: string)
       if (index) take(index);
     }
   }
+  if (cluster) take(clusterSchemas(cluster));
   return versions.size ? { versions: [...versions].sort(), origins: [...origins] } : undefined;
 }

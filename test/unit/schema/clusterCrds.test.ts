@@ -52,6 +52,21 @@ test('a custom resource whose CRD only the cluster has: judged by it, named as t
   assert.deepEqual(schemaFindings({ 'apps/w.yaml': WIDGET.replace('example.com/v1', 'example.com/v2') }, cluster(widgetCrd())), []);
 });
 
+test("a custom resource at a version the cluster's CRD does not serve is api-version-unserved, naming it; a version any known CRD serves is not", () => {
+  const served = (files: Record<string, string>, clusterCrds?: ClusterCrds) =>
+    checkModel(memoryRepo({ 'clusters/prod/flux-system/gotk-sync.yaml': ROOT_KS, ...files }).model(), { clusterCrds })
+      .diagnostics.filter((d) => d.rule === 'api-version-unserved')
+      .map((d) => d.message);
+  const v2 = { 'apps/w.yaml': WIDGET.replace('example.com/v1', 'example.com/v2') };
+  assert.deepEqual(served(v2), []);
+  const out = served(v2, cluster(widgetCrd()));
+  assert.equal(out.length, 1);
+  assert.match(out[0], /example\.com\/v2 is a version no known CRD of Widget serves \(example\.com\/v1; from CRD widgets\.example\.com \(cluster prod\)\)/);
+  const both = widgetCrd();
+  both.spec.versions.push({ ...both.spec.versions[0], name: 'v2', storage: false });
+  assert.deepEqual(served({ ...v2, 'apps/crd.yaml': JSON.stringify(widgetCrd()) }, cluster(both)), [], 'the cluster serves v2: the cluster may run its CRD');
+});
+
 test("the cluster's schema is untrusted: its patterns are not compiled", () => {
   const sources = schemasFor(memoryRepo({}).model(), 'example.com/v1', 'Widget', cluster(widgetCrd()));
   assert.deepEqual(sources.map((s) => [s.origin, s.trusted]), [['CRD widgets.example.com (cluster prod)', false]]);
