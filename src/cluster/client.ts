@@ -17,6 +17,14 @@ export interface CallOptions {
 export interface ListResult {
   items: KubeJson[];
   resourceVersion: string;
+  /** Set when the list was asked for in pages (`limit`) and more follow: pass it back as `continue`. */
+  continue?: string;
+}
+
+export interface ListOptions extends CallOptions {
+  /** Page size: the API server sends at most this many items and a `continue` token for the rest. */
+  limit?: number;
+  continue?: string;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
@@ -94,14 +102,18 @@ export class ClusterClient {
     return this.json<KubeJson>('GET', resourcePath(type, namespace, name), opts);
   }
 
-  async listObjects(group: string, version: string, plural: string, namespace?: string, opts: CallOptions = {}): Promise<Result<ListResult, ClusterError>> {
-    const res = await this.json<{ items?: KubeJson[]; metadata?: { resourceVersion?: string } }>(
+  async listObjects(group: string, version: string, plural: string, namespace?: string, opts: ListOptions = {}): Promise<Result<ListResult, ClusterError>> {
+    const q = new URLSearchParams();
+    if (opts.limit) q.set('limit', String(opts.limit));
+    if (opts.continue) q.set('continue', opts.continue);
+    const res = await this.json<{ items?: KubeJson[]; metadata?: { resourceVersion?: string; continue?: string } }>(
       'GET',
-      resourcePath({ group, version, plural }, namespace),
+      resourcePath({ group, version, plural }, namespace) + (q.size ? `?${q}` : ''),
       opts,
     );
     if (!res.ok) return res;
-    return ok({ items: res.value.items ?? [], resourceVersion: res.value.metadata?.resourceVersion ?? '' });
+    const more = res.value.metadata?.continue;
+    return ok({ items: res.value.items ?? [], resourceVersion: res.value.metadata?.resourceVersion ?? '', ...(more ? { continue: more } : {}) });
   }
 
   /** JSON merge patch (RFC 7386) of the object. */

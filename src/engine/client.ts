@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { PathFilter } from './pathFilter';
-import type { EngineInput, EngineMethod, EngineSettings, EngineStatus, FileDiagnostics, FromEngine, LiveSnapshot, ParamsOf, ResultOf, ToEngine, UpdateTimings } from './protocol';
+import type { ClusterCrds, EngineInput, EngineMethod, EngineSettings, EngineStatus, FileDiagnostics, FromEngine, LiveSnapshot, ParamsOf, ResultOf, ToEngine, UpdateTimings } from './protocol';
 
 export interface EngineTransport {
   post(message: ToEngine): void;
@@ -105,6 +105,10 @@ export class EngineClient {
 
   live(snapshot: LiveSnapshot | undefined): void {
     this.send({ type: 'live', snapshot });
+  }
+
+  clusterCrds(crds: ClusterCrds | undefined): void {
+    this.send({ type: 'clusterCrds', crds });
   }
 
   request<M extends EngineMethod>(method: M, params: ParamsOf<M>, signal?: AbortSignal): Promise<ResultOf<M>> {

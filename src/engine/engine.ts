@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import type { BuildOptions, RepoModel } from '../core/model/graph';
 import type { Budgets } from '../core/budgets';
 import { objectsOf } from '../core/model/objects';
-import { schemaCompletion, schemaHover } from '../core/schema/assist';
+import { schemaCompletion, schemaHover, type AssistOptions } from '../core/schema/assist';
 import { schemaCommentFixes } from '../core/fixes/schemaComment';
 import { describeSubstitution } from '../core/substitution/describe';
 import { quickFixes } from '../core/fixes/index';
@@ -28,7 +28,7 @@ import { treeJson, treeText } from '../core/tree/treeData';
 import { Folder, toEngineDiagnostic } from './folder';
 import { liveLookup, snapshotCache } from './live';
 import { hasSkippedSegment } from './pathFilter';
-import type { EngineDiagnostic, SuppressedEngineDiagnostic, ParseProblem, EngineEvent, UpdateTimings, EngineSettings, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
+import type { ClusterCrds, EngineDiagnostic, SuppressedEngineDiagnostic, ParseProblem, EngineEvent, UpdateTimings, EngineSettings, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
 import { isTargetKind, matches, refOfApplied, refOfObject, targetNodes, type TargetNode } from './targets';
 import { TreeIndex } from './tree';
 import type { BuildCache } from './buildCache';
@@ -66,6 +66,7 @@ export class Engine {
   private indexing = false;
   private filesRead = 0;
   private live: LiveSnapshot | undefined;
+  private clusterCrds: ClusterCrds | undefined;
   private readonly tree = new TreeIndex(() => this.liveLookup());
   private readonly listeners: ((e: EngineEvent) => void)[] = [];
   private pending: ReturnType<typeof setTimeout> | undefined;
@@ -122,6 +123,11 @@ export class Engine {
         this.tree.reset();
         this.emit({ type: 'changed', version: this.version() });
         break;
+      case 'clusterCrds':
+        this.clusterCrds = msg.crds;
+        for (const f of this.folders) f.clusterCrds = msg.crds;
+        this.changed();
+        break;
       case 'cancel':
         break; // handled by the transport, which owns the request's AbortController
     }
@@ -146,6 +152,7 @@ export class Engine {
     this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root), charts: this.options.charts } : undefined, this.options.budgets));
     this.redHatYaml = !!settings.redHatYaml;
     for (const f of this.folders) f.deferToRedHatYaml = this.redHatYaml;
+    for (const f of this.folders) f.clusterCrds = this.clusterCrds;
     for (const f of this.folders) f.model();
     this.indexing = false;
     this.flush();
@@ -394,14 +401,14 @@ export class Engine {
       if (!at) return undefined;
       const model = at.folder.model();
       const offset = at.file.lines.offset(position);
-      const info = describeSubstitution(model, at.file.path, offset) ?? schemaHover(model, at.file.path, offset, (hr) => at.folder.chartValues(hr), { besideRedHatYaml: this.redHatYaml });
+      const info = describeSubstitution(model, at.file.path, offset) ?? schemaHover(model, at.file.path, offset, (hr) => at.folder.chartValues(hr), this.assistOptions());
       if (!info) return undefined;
       return { markdown: info.markdown, range: at.file.lines.range(info.start, info.end) };
     },
     completion: ({ file, position, text }) => {
       const at = this.at(file, text);
       if (!at) return [];
-      return schemaCompletion(at.folder.model(), at.file.path, at.file.lines.offset(position), (hr) => at.folder.chartValues(hr), { besideRedHatYaml: this.redHatYaml });
+      return schemaCompletion(at.folder.model(), at.file.path, at.file.lines.offset(position), (hr) => at.folder.chartValues(hr), this.assistOptions());
     },
     codeActions: ({ file, range, text }) => {
       const at = this.at(file, text);
@@ -528,6 +535,10 @@ export class Engine {
 
   models(): RepoModel[] {
     return this.folders.map((f) => f.model());
+  }
+
+  private assistOptions(): AssistOptions {
+    return { besideRedHatYaml: this.redHatYaml, clusterCrds: this.clusterCrds };
   }
 
   private liveLookup(): LiveLookup | undefined {

@@ -17,16 +17,19 @@ import { Refiner, type RefineResult } from './refine';
 import { HelmRefiner, type HelmRefineResult } from './helmRefine';
 import { ChartValuesReader } from './chartValues';
 import type { ChartValues } from '../core/helm/chartValues';
+import type { ClusterCrds } from '../core/schema/clusterCrds';
 import { MemoryBuildCache } from './memoryBuildCache';
 import type { HelmModelOptions } from '../render/helmModel';
 
 export class Folder {
   readonly repo: Repo;
   /** Latest check results per file (with fix hints, for code actions). */
-  private checked: { version: number; byFile: Map<string, Diagnostic[]>; failures: { rules: string; message: string }[]; suppressed: SuppressedDiagnostic[] } | undefined;
+  private checked: { version: number; clusterCrds: ClusterCrds | undefined; byFile: Map<string, Diagnostic[]>; failures: { rules: string; message: string }[]; suppressed: SuppressedDiagnostic[] } | undefined;
+  /** The connected context's CRDs (or the last known ones): the checks judge custom resources by them too. */
+  clusterCrds: ClusterCrds | undefined;
   private readonly published = new Map<string, string>();
   /** Dependency graphs of the current version, with and without sources. */
-  private graphs: { version: number; bySources: Map<boolean, DependencyGraph> } | undefined;
+  private graphs: { version: number; clusterCrds: ClusterCrds | undefined; bySources: Map<boolean, DependencyGraph> } | undefined;
 
   /** Renders Kustomizations so the model sees every object as its parent's build produces it; absent: the static reading only. */
   private readonly refiner: Refiner | undefined;
@@ -144,22 +147,23 @@ export class Folder {
   diagnostics(log: (m: string) => void): Map<string, Diagnostic[]> {
     const { byFile } = this.check(log);
     if (!this.deferToRedHatYaml) return byFile;
-    if (this.shown?.version === this.version) return this.shown.byFile;
+    if (this.shown?.of === byFile) return this.shown.byFile;
     const shown = new Map<string, Diagnostic[]>();
     for (const d of deferToRedHatYaml(this.model(), [...byFile.values()].flat())) {
       const list = shown.get(d.file);
       if (list) list.push(d);
       else shown.set(d.file, [d]);
     }
-    this.shown = { version: this.version, byFile: shown };
+    this.shown = { of: byFile, byFile: shown };
     return shown;
   }
 
-  private shown: { version: number; byFile: Map<string, Diagnostic[]> } | undefined;
+  /** Derived from one check result (`of`): a new run, for a new version or new cluster CRDs, derives it anew. */
+  private shown: { of: Map<string, Diagnostic[]>; byFile: Map<string, Diagnostic[]> } | undefined;
 
   check(log: (m: string) => void): { byFile: Map<string, Diagnostic[]>; failures: { rules: string; message: string }[]; suppressed: SuppressedDiagnostic[] } {
-    if (this.checked?.version === this.version) return this.checked;
-    const result = checkModel(this.model());
+    if (this.checked?.version === this.version && this.checked.clusterCrds === this.clusterCrds) return this.checked;
+    const result = checkModel(this.model(), { clusterCrds: this.clusterCrds });
     for (const f of result.failures) log(`[checks] internal error in ${f.rules}: ${f.message}`);
     const byFile = new Map<string, Diagnostic[]>();
     for (const d of result.diagnostics) {
@@ -167,13 +171,13 @@ export class Folder {
       if (list) list.push(d);
       else byFile.set(d.file, [d]);
     }
-    this.checked = { version: this.version, byFile, failures: result.failures, suppressed: result.suppressed };
+    this.checked = { version: this.version, clusterCrds: this.clusterCrds, byFile, failures: result.failures, suppressed: result.suppressed };
     return this.checked;
   }
 
   /** The dependency graph, from the model and this version's check results (one check run serves both). */
   graph(sources: boolean, log: (m: string) => void): DependencyGraph {
-    if (this.graphs?.version !== this.version) this.graphs = { version: this.version, bySources: new Map() };
+    if (this.graphs?.version !== this.version || this.graphs.clusterCrds !== this.clusterCrds) this.graphs = { version: this.version, clusterCrds: this.clusterCrds, bySources: new Map() };
     let graph = this.graphs.bySources.get(sources);
     if (!graph) {
       const diagnostics = [...this.diagnostics(log).values()].flat();

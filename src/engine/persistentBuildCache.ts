@@ -14,8 +14,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { productCacheDir } from '../node/cacheDir';
 import { MASK } from '../core/flux/mask';
 import type { BuildCache, CachedBuild } from './buildCache';
 import { capBuildCaches, DEFAULT_MAX_TOTAL_BYTES, touch } from './buildCacheCap';
@@ -296,7 +296,7 @@ export function buildCacheDir(storageDir: string, root: string): string {
 
 /** The CLI's storage directory (the extension uses VS Code's per-workspace storage). */
 export function defaultStorageDir(): string {
-  return process.env.GITOPS_PREVIEW_CACHE || path.join(os.homedir(), '.cache', 'gitops-preview');
+  return productCacheDir(process.env);
 }
 
 /**

@@ -15,8 +15,9 @@ import type { RenderResult, HelmRenderResult, RenderedObject } from '../render/t
 import type { TreeJson } from '../core/tree/treeData';
 import type { IconSpec } from '../core/tree/viewModel';
 import type { DependencyGraph, GraphLive } from '../core/graph/types';
+import type { ClusterCrds } from '../core/schema/clusterCrds';
 
-export type { Position, Range, LiveObjectStatus, LiveState, DriftReport, RenderResult, HelmRenderResult, RenderedObject, TreeJson, DependencyGraph, GraphLive };
+export type { Position, Range, LiveObjectStatus, LiveState, DriftReport, RenderResult, HelmRenderResult, RenderedObject, TreeJson, DependencyGraph, GraphLive, ClusterCrds };
 
 export interface Location {
   file: string;
@@ -255,6 +256,8 @@ export type EngineInput =
   | { type: 'buffer'; file: string; text: string | undefined }
   | { type: 'reload' }
   | { type: 'live'; snapshot: LiveSnapshot | undefined }
+  /** The CRDs of the connected context, or the last known ones (kept after the connection ends); undefined: none known. */
+  | { type: 'clusterCrds'; crds: ClusterCrds | undefined }
   | { type: 'cancel'; id: number };
 
 /** Notifications from the engine. */

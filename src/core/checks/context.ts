@@ -4,7 +4,14 @@ import type { AppliedObject, ClusterModel, KustomizationNode, RepoModel } from '
 import { asRecord, asString } from '../model/objects';
 import { resolveSubstituteVars, type SubstituteVars } from '../substitution/resolve';
 import { substitute } from '../substitution/evaluate';
+import type { ClusterCrds } from '../schema/clusterCrds';
 import { RULES, type Diagnostic, type FixHint, type RelatedLocation, type RuleId, type Severity } from './types';
+
+/** What a check run knows beside the model. */
+export interface CheckOptions {
+  /** The connected context's CRDs (or the last known ones): schemas of custom resources the workspace does not define. */
+  readonly clusterCrds?: ClusterCrds;
+}
 
 /**
  * Shared state of one check run: the model, memoised derived facts (where objects land, names after
@@ -15,7 +22,10 @@ export class CheckContext {
   private readonly placements = new Map<AppliedObject, string>();
   private readonly names = new Map<AppliedObject, { name: string; namespace: string | undefined } | null>();
 
-  constructor(readonly model: RepoModel) {}
+  constructor(
+    readonly model: RepoModel,
+    readonly options: CheckOptions = {},
+  ) {}
 
   /** A document the workspace really holds (not one the model inferred, like a bootstrap placeholder). */
   isReal(doc: YamlDoc): boolean {

@@ -1,7 +1,7 @@
 import type { RepoModel } from '../model/graph';
 import { checkApiVersions } from './apiVersions';
 import { checkConfig } from './config';
-import { CheckContext } from './context';
+import { CheckContext, type CheckOptions } from './context';
 import { checkCrdOrder } from './crdOrder';
 import { checkDependsOn } from './dependsOn';
 import { checkDuplicates } from './duplicates';
@@ -19,6 +19,7 @@ import { relativeIn } from './message';
 
 export * from './types';
 export type { Suppression, SuppressedDiagnostic } from './suppress';
+export type { CheckOptions } from './context';
 export { KNOWN_CHARTS } from './knownCharts';
 
 const RULE_SETS: [string, (ctx: CheckContext) => void][] = [
@@ -45,8 +46,8 @@ export interface CheckResult {
 }
 
 /** Runs every rule over the model (which already reflects unsaved editor buffers). */
-export function checkModel(model: RepoModel): CheckResult {
-  const ctx = new CheckContext(model);
+export function checkModel(model: RepoModel, options: CheckOptions = {}): CheckResult {
+  const ctx = new CheckContext(model, options);
   const failures: { rules: string; message: string }[] = [];
   for (const [name, run] of RULE_SETS) {
     try {

@@ -1,13 +1,14 @@
 /**
  * schema-invalid / schema-unknown-field: what the API server will do with each applied object,
  * judged by the schema the cluster serves for it (./schema/catalog.ts). Several candidate schemas
- * (the bundled Flux one and a copy of its CRD in the repository, say) must all agree before a
- * finding is reported: the cluster runs one of them, and the tool cannot tell which.
+ * (the bundled Flux one and a copy of its CRD in the repository or the connected cluster's, say)
+ * must all agree before a finding is reported: the cluster runs one of them, and the tool cannot
+ * tell which.
  */
 import type { AppliedObject } from '../model/graph';
 import { asArray, asRecord } from '../model/objects';
 import { schemasFor, type SchemaSource } from '../schema/catalog';
-import { validateObject, type Schema, type SchemaFinding, type SchemaPath } from '../schema/structural';
+import { schemaAtPath, validateObject, type Schema, type SchemaFinding, type SchemaPath } from '../schema/structural';
 import type { CheckContext } from './context';
 import { clusterKubeVersion, kubeMinor } from '../helm/kubeVersion';
 import { KUBERNETES } from '../schema/kube';
@@ -28,7 +29,7 @@ export function checkSchemas(ctx: CheckContext): void {
       // An object standing at another document (a generated ConfigMap at its Kustomization) has no node of its own.
       if (asRecord(object.doc.value)?.kind !== object.kind) continue;
       if (patchedByApplier(applied)) continue;
-      const sources = schemasFor(ctx.model, applied.apiVersion, applied.kind);
+      const sources = schemasFor(ctx.model, applied.apiVersion, applied.kind, ctx.options.clusterCrds);
       if (!sources.length) continue;
       for (const f of findingsOf(object.body, sources)) report(ctx, applied, f, sources, kube);
     }
@@ -52,13 +53,15 @@ function findingsOf(body: Record<string, any>, sources: SchemaSource[]): SchemaF
   const by = sources.map((s) => s.schema);
   const known = judged.get(body);
   if (known && known.by.length === by.length && known.by.every((s, i) => s === by[i])) return known.findings;
-  let agreed: SchemaFinding[] | undefined;
-  for (const s of sources) {
-    const found = validateObject(body, s.schema, { patterns: s.trusted, unknown: unknownValue });
-    agreed = agreed ? agreed.filter((a) => found.some((f) => f.kind === a.kind && f.message === a.message && samePath(f.path, a.path))) : found;
-  }
-  judged.set(body, { by, findings: agreed ?? [] });
-  return agreed ?? [];
+  const found = sources.map((s) => validateObject(body, s.schema, { patterns: s.trusted, unknown: unknownValue }));
+  // Patterns are evaluated for trusted schemas only: a pattern finding stands for an untrusted schema that holds the same pattern there.
+  const agrees = (f: SchemaFinding, i: number) =>
+    found[i].some((g) => g.kind === f.kind && g.message === f.message && samePath(g.path, f.path)) ||
+    (f.pattern !== undefined && !sources[i].trusted && schemaAtPath(sources[i].schema, f.path)?.pattern === f.pattern);
+  const first = found[Math.max(0, sources.findIndex((s) => s.trusted))] ?? [];
+  const agreed = first.filter((f) => found.every((_, i) => agrees(f, i)));
+  judged.set(body, { by, findings: agreed });
+  return agreed;
 }
 
 function samePath(a: SchemaPath, b: SchemaPath): boolean {
@@ -102,10 +105,5 @@ function report(ctx: CheckContext, applied: AppliedObject, f: SchemaFinding, sou
 
 /** Field names the schema knows at `path` (list indexes step into items). */
 function fieldNames(schema: Schema, path: SchemaPath): string[] {
-  let s: Schema | undefined = schema;
-  for (const p of path) {
-    if (!s) return [];
-    s = typeof p === 'number' ? s.items : s.properties?.[p] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-  }
-  return Object.keys(s?.properties ?? {});
+  return Object.keys(schemaAtPath(schema, path)?.properties ?? {});
 }

@@ -2,7 +2,7 @@
  * `api-version-unserved` beyond Flux's kinds: an applied object whose API version its API server
  * does not serve is refused whole ("no matches for kind … in version …"):
  *   - a custom resource at a version none of the known CRDs of its kind serves (workspace CRDs,
- *     CRDs of rendered charts; all must lack it, since the cluster runs one of them);
+ *     CRDs of rendered charts, the connected cluster's; all must lack it, since the cluster runs one of them);
  *   - a built-in kind at a version Kubernetes removed, once the cluster's Kubernetes version (the
  *     one the repository pins, else the documented default) is at or past the removal.
  */
@@ -70,7 +70,7 @@ export function checkServedVersions(ctx: CheckContext): void {
       }
       const group = groupOf(applied.apiVersion);
       if (!group) continue;
-      const served = crdServedVersions(ctx.model, group, applied.kind);
+      const served = crdServedVersions(ctx.model, group, applied.kind, ctx.options.clusterCrds);
       const version = versionOf(applied.apiVersion);
       if (!served || served.versions.includes(version)) continue;
       ctx.report(

@@ -10,7 +10,8 @@ import type { SourceFile, YamlDoc } from '../yaml/document';
 import { markdownCode, markdownText } from '../escape/markdown';
 import { schemasFor } from './catalog';
 import { modelineOf } from './modeline';
-import type { Schema } from './structural';
+import type { ClusterCrds } from './clusterCrds';
+import { schemaAtPath, type Schema } from './structural';
 import type { HelmReleaseNode } from '../model/graph';
 import { valuesField, valuesFields, type ChartValues, type ValuesField } from '../helm/chartValues';
 
@@ -47,35 +48,26 @@ export interface AssistOptions {
    * and hovers from the comment's schema, so only what it cannot know (workspace names) is offered.
    */
   readonly besideRedHatYaml?: boolean;
+  /** The connected context's CRDs (or the last known ones). */
+  readonly clusterCrds?: ClusterCrds;
 }
 
 /** The schema of the document at `offset`, or undefined for a kind with no known schema. */
-function schemaOf(model: RepoModel, file: SourceFile, offset: number): { doc: YamlDoc; schema: Schema; origin: string } | undefined {
+function schemaOf(model: RepoModel, file: SourceFile, offset: number, clusterCrds: ClusterCrds | undefined): { doc: YamlDoc; schema: Schema; origin: string } | undefined {
   const doc = file.docs.find((d) => offset >= d.range[0] && offset <= d.range[2]);
   const value = asRecord(doc?.value);
   const apiVersion = asString(value?.apiVersion);
   const kind = asString(value?.kind);
   if (!doc || !apiVersion || !kind) return undefined;
-  const [source] = schemasFor(model, apiVersion, kind);
+  const [source] = schemasFor(model, apiVersion, kind, clusterCrds);
   return source ? { doc, schema: source.schema, origin: source.origin } : undefined;
-}
-
-/** The schema of the field at `path` (list indexes step into `items`). */
-export function schemaAtPath(schema: Schema, path: Path): Schema | undefined {
-  let s: Schema | undefined = schema;
-  for (const p of path) {
-    if (!s) return undefined;
-    if (typeof p === 'number') s = s.items;
-    else s = (s.properties && Object.prototype.hasOwnProperty.call(s.properties, p) ? s.properties[p] : undefined) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-  }
-  return s;
 }
 
 /** Hover on a key (or its scalar value): the field's type, description and allowed values. */
 export function schemaHover(model: RepoModel, filePath: string, offset: number, chartValues?: ChartValuesLookup, options: AssistOptions = {}): SchemaHover | undefined {
   const file = model.workspace.files.get(filePath);
   if (!file) return undefined;
-  const found = schemaOf(model, file, offset);
+  const found = schemaOf(model, file, offset, options.clusterCrds);
   if (!found || (options.besideRedHatYaml && modelineOf(found.doc))) return undefined;
   const at = keyAtOffset(found.doc, offset);
   if (!at || at.path[0] === 'metadata' || at.path[0] === 'status') return undefined;
@@ -106,7 +98,7 @@ export function schemaHover(model: RepoModel, filePath: string, offset: number, 
 export function schemaCompletion(model: RepoModel, filePath: string, offset: number, chartValues?: ChartValuesLookup, options: AssistOptions = {}): SchemaCompletion[] {
   const file = model.workspace.files.get(filePath);
   if (!file) return [];
-  const found = schemaOf(model, file, Math.max(0, Math.min(offset, file.text.length - 1)));
+  const found = schemaOf(model, file, Math.max(0, Math.min(offset, file.text.length - 1)), options.clusterCrds);
   if (!found) return [];
   const context = lineContext(file.text, offset);
   if (!context || context.path[0] === 'metadata' || context.path[0] === 'status') return [];

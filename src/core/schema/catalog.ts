@@ -2,11 +2,14 @@
  * Which schemas the target cluster uses for an object: Flux kinds from the CRDs of the Flux release
  * this product follows (flux.generated.json, from ../shared/flux-crds), built-in kinds from the
  * OpenAPI of the Kubernetes release the test API server builds (kube.generated.json), custom
- * resources from the CRDs the workspace and the charts of its HelmReleases hold. A kind with no known schema is never judged.
+ * resources from the CRDs the workspace and the charts of its HelmReleases hold, and from those the
+ * connected cluster serves (or served when last seen) when the caller has them. A kind with no
+ * known schema is never judged.
  */
 import type { RepoModel } from '../model/graph';
-import { asArray, asRecord, asString, objectsOf } from '../model/objects';
+import { objectsOf } from '../model/objects';
 import type { Schema } from './structural';
+import { servedCrdOf, type ServedCrd, type ClusterCrds } from './clusterCrds';
 import bundle from './flux.generated.json';
 import { builtinSchema, KUBERNETES } from './kube';
 
@@ -14,7 +17,7 @@ export interface SchemaSource {
   readonly schema: Schema;
   /** Bundled with the product: its patterns may be evaluated. */
   readonly trusted: boolean;
-  /** Where it comes from, for messages: `Flux 2.9`, `Kubernetes 1.33` or the CRD's file. */
+  /** Where it comes from, for messages: `Flux 2.9`, `Kubernetes 1.33`, the CRD's file or `CRD <name> (cluster <context>)`. */
   readonly origin: string;
   /**
    * A built-in kind: server-side apply (as Flux applies) refuses a field its schema does not
@@ -27,8 +30,11 @@ const FLUX: Record<string, Schema> = (bundle as { schemas: Record<string, Schema
 
 const byModel = new WeakMap<RepoModel, Map<string, SchemaSource[]>>();
 
-/** Schemas for `apiVersion`/`kind`: the bundled one, and any CRD of the workspace or of a rendered chart serving it. */
-export function schemasFor(model: RepoModel, apiVersion: string, kind: string): SchemaSource[] {
+/**
+ * Schemas for `apiVersion`/`kind`: the bundled one, and any CRD of the workspace, of a rendered
+ * chart or of `cluster` (the connected context's CRDs) serving it.
+ */
+export function schemasFor(model: RepoModel, apiVersion: string, kind: string, cluster?: ClusterCrds): SchemaSource[] {
   const key = `${apiVersion}/${kind}`;
   const out: SchemaSource[] = [];
   const flux = Object.prototype.hasOwnProperty.call(FLUX, key) ? FLUX[key] : undefined;
@@ -38,7 +44,19 @@ export function schemasFor(model: RepoModel, apiVersion: string, kind: string): 
   const workspace = workspaceSchemas(model).get(key);
   if (workspace) out.push(...workspace);
   out.push(...chartSchemas(model, key));
+  if (cluster) out.push(...(clusterSchemas(cluster).get(key) ?? []));
   return out;
+}
+
+const byCluster = new WeakMap<ClusterCrds, Map<string, SchemaSource[]>>();
+
+function clusterSchemas(cluster: ClusterCrds): Map<string, SchemaSource[]> {
+  let index = byCluster.get(cluster);
+  if (index) return index;
+  index = new Map();
+  byCluster.set(cluster, index);
+  for (const crd of cluster.crds) addServed(index, crd, `CRD ${crd.name} (cluster ${cluster.context})`);
+  return index;
 }
 
 function workspaceSchemas(model: RepoModel): Map<string, SchemaSource[]> {
@@ -85,27 +103,24 @@ function chartSchemas(model: RepoModel, key: string): SchemaSource[] {
 
 function addCrd(index: Map<string, SchemaSource[]>, apiVersion: string, body: Record<string, unknown>, origin: string): void {
   if (apiVersion !== 'apiextensions.k8s.io/v1') return;
-  const spec = asRecord(body.spec);
-  const group = asString(spec?.group);
-  const kind = asString(asRecord(spec?.names)?.kind);
-  if (!group || !kind) return;
-  for (const v of asArray(spec?.versions)) {
-    const version = asRecord(v);
-    const schema = asRecord(asRecord(version?.schema)?.openAPIV3Schema);
-    const name = asString(version?.name);
-    if (!version || version.served === false || !schema || !name) continue;
-    const key = `${group}/${name}/${kind}`;
+  const crd = servedCrdOf(body);
+  if (crd) addServed(index, crd, origin);
+}
+
+function addServed(index: Map<string, SchemaSource[]>, crd: ServedCrd, origin: string): void {
+  for (const version of crd.versions) {
+    const key = `${crd.group}/${version.name}/${crd.kind}`;
     const list = index.get(key) ?? [];
-    list.push({ schema: schema as Schema, trusted: false, origin });
+    list.push({ schema: version.schema as Schema, trusted: false, origin });
     index.set(key, list);
   }
 }
 
 /**
- * The versions the CRDs known for `group`/`kind` serve (workspace and rendered charts), and where
+ * The versions the CRDs known for `group`/`kind` serve (workspace, rendered charts and `cluster`), and where
  * they come from; undefined when no CRD for the kind is known.
  */
-export function crdServedVersions(model: RepoModel, group: string, kind: string): { versions: string[]; origins: string[] } | undefined {
+export function crdServedVersions(model: RepoModel, group: string, kind: string, cluster?: ClusterCrds): { versions: string[]; origins: string[] } | undefined {
   const versions = new Set<string>();
   const origins = new Set<string>();
   const suffix = `/${kind}`;
@@ -126,5 +141,6 @@ export function crdServedVersions(model: RepoModel, group: string, kind: string)
       if (index) take(index);
     }
   }
+  if (cluster) take(clusterSchemas(cluster));
   return versions.size ? { versions: [...versions].sort(), origins: [...origins] } : undefined;
 }

@@ -43,6 +43,8 @@ export interface SchemaFinding {
   readonly message: string;
   /** About the mapping as a whole (a missing field, a rule): shown at its key rather than its content. */
   readonly whole?: boolean;
+  /** The `pattern` the value does not match (a schema that holds the same one would find the same). */
+  readonly pattern?: string;
 }
 
 export interface ValidateOptions {
@@ -53,6 +55,17 @@ export interface ValidateOptions {
   readonly patterns: boolean;
   /** A value the model does not know yet (a `${var}` left for the cluster): never judged. */
   readonly unknown?: (value: unknown) => boolean;
+}
+
+/** The schema of the field at `path` (list indexes step into `items`). */
+export function schemaAtPath(schema: Schema, path: SchemaPath): Schema | undefined {
+  let s: Schema | undefined = schema;
+  for (const p of path) {
+    if (!s) return undefined;
+    if (typeof p === 'number') s = s.items;
+    else s = (s.properties && Object.prototype.hasOwnProperty.call(s.properties, p) ? s.properties[p] : undefined) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+  }
+  return s;
 }
 
 /** Every finding of `value` (an object's body) under `schema`, metadata excepted (the API server checks it apart). */
@@ -153,7 +166,7 @@ function checkString(value: string, schema: Schema, path: SchemaPath, options: V
       }
       compiled.set(schema.pattern, re);
     }
-    if (re && !re.test(value)) out.push({ path, kind: 'invalid', message: `${JSON.stringify(value)} does not match the pattern ${schema.pattern}` });
+    if (re && !re.test(value)) out.push({ path, kind: 'invalid', message: `${JSON.stringify(value)} does not match the pattern ${schema.pattern}`, pattern: schema.pattern });
   }
 }
 

@@ -22,6 +22,9 @@ export class ClusterConnection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires on connection changes and on every live status change (coalesced by the watcher). */
   readonly onDidChange = this.changed.event;
+  private readonly clientChanged = new vscode.EventEmitter<void>();
+  /** Fires when `client` is replaced: another context or server, a reconnect, or none after a failed load. */
+  readonly onDidChangeClient = this.clientChanged.event;
   private current: { client: ClusterClient; watcher: FluxStatusWatcher } | undefined;
   private stateValue: ConnectionState = { kind: 'idle' };
   private readonly disposables: vscode.Disposable[] = [];
@@ -33,6 +36,7 @@ export class ClusterConnection implements vscode.Disposable {
   ) {
     this.disposables.push(
       this.changed,
+      this.clientChanged,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('gitopsPreview.kubeconfig')) this.connect();
       }),
@@ -99,6 +103,7 @@ export class ClusterConnection implements vscode.Disposable {
     });
     if (!loaded.ok) {
       this.setState({ kind: 'error', context: this.selectedContext, error: loaded.error });
+      this.clientChanged.fire();
       return;
     }
     const { context, server } = loaded.value;
@@ -108,6 +113,7 @@ export class ClusterConnection implements vscode.Disposable {
     this.setState({ kind: 'connecting', context });
     this.output.appendLine(`[cluster] connecting to context ${context} (${server})`);
     watcher.start();
+    this.clientChanged.fire();
   }
 
   private onWatcherChange(): void {

@@ -6,10 +6,11 @@ import { FLUX_TYPES } from '../../core/kinds';
 import type { LiveSnapshot } from '../../engine/protocol';
 import type { ClusterConnection } from './connection';
 import { createContextStatusBar } from './statusBar';
+import { followClusterCrds } from './crds';
 
 /**
  * Cluster features: connection + context status bar + Select Context, live status for the tree,
- * and the reconcile/suspend/resume commands with their CodeLenses.
+ * the cluster's CRDs for the checks, and the reconcile/suspend/resume commands with their CodeLenses.
  */
 export function registerCluster(context: vscode.ExtensionContext, services: Services): void {
   const { connection, engine } = services;
@@ -27,6 +28,8 @@ export function registerCluster(context: vscode.ExtensionContext, services: Serv
     vscode.commands.registerCommand('gitopsPreview.selectContext', () => selectContext(connection)),
     vscode.commands.registerCommand('gitopsPreview.retryConnection', () => connection.connect()),
   );
+  // Before connect(): the first client's CRDs are followed from the start.
+  context.subscriptions.push(followClusterCrds(connection, engine.client, services.output));
   registerActionCommands(context, connection, services.output);
   if (!vscode.workspace.isTrusted) {
     services.output.appendLine(

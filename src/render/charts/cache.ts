@@ -10,8 +10,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { productCacheDir } from '../../node/cacheDir';
 import { getOwn } from '../../core/safeRecord';
 import { touch } from '../../engine/buildCacheCap';
 import type { TarFile } from './tar';
@@ -23,8 +23,7 @@ const MAX_REF_BYTES = 64 * 1024;
 
 /** The cache directory for this environment (the user's, never a repository's). */
 export function defaultChartCache(env: NodeJS.ProcessEnv = process.env): string {
-  const root = getOwn(env, 'GITOPS_PREVIEW_CACHE') || path.join(getOwn(env, 'HOME') || os.homedir(), '.cache', 'gitops-preview');
-  return path.join(root, 'charts');
+  return path.join(productCacheDir(env), 'charts');
 }
 
 export function chartCacheMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
