@@ -59,7 +59,7 @@ export class ClusterConnection implements vscode.Disposable {
   /** The client, or undefined after telling the user why there is none ("cannot `what`: …", with Select Context). */
   clientFor(what: string): ClusterClient | undefined {
     if (this.current) return this.current.client;
-    const why = this.stateValue.kind === 'error' ? this.stateValue.error.message : 'not connected to a cluster';
+    const why = !vscode.workspace.isTrusted ? 'the workspace is not trusted, so no cluster is contacted' : this.stateValue.kind === 'error' ? this.stateValue.error.message : 'not connected to a cluster';
     void vscode.window.showErrorMessage(`GitOps Preview: cannot ${what}: ${why}`, 'Select Context').then((pick) => {
       if (pick) void vscode.commands.executeCommand('gitopsPreview.selectContext');
     });
@@ -94,11 +94,18 @@ export class ClusterConnection implements vscode.Disposable {
   /** (Re)connects: new client and watcher; the old ones are stopped. */
   connect(): void {
     this.stop();
+    // An untrusted workspace reaches no network: the cluster waits for trust (onDidGrantWorkspaceTrust).
+    if (!vscode.workspace.isTrusted) {
+      this.output.appendLine('[cluster] untrusted workspace: no cluster is contacted until the workspace is trusted');
+      this.setState({ kind: 'idle' });
+      this.clientChanged.fire();
+      return;
+    }
     const loaded = loadKubeConfig({
       kubeconfigPath: this.kubeconfigSetting(),
       context: this.selectedContext,
       env: process.env,
-      // Exec credential plugins are processes: never run them for an untrusted workspace.
+      // Exec credential plugins are processes: never run for an untrusted workspace (checked above too).
       allowExec: vscode.workspace.isTrusted,
     });
     if (!loaded.ok) {

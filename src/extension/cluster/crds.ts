@@ -1,8 +1,8 @@
 /**
  * The connected context's CRDs into the engine, so custom resources the workspace has no CRD for
- * are validated, hovered and completed from the cluster's (cluster/crdStore.ts). The CRDs are
- * listed and watched only in a trusted workspace; an untrusted one uses the last saved set of the
- * context, read from the product's cache directory, and makes no request for them.
+ * are validated, hovered and completed from the cluster's (cluster/crdStore.ts). There is a client
+ * only in a trusted workspace (an untrusted one contacts no cluster, connection.ts); the guard below
+ * keeps listing off should that change.
  */
 import * as vscode from 'vscode';
 import { ClusterCrdStore } from '../../cluster/crdStore';

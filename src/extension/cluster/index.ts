@@ -33,7 +33,7 @@ export function registerCluster(context: vscode.ExtensionContext, services: Serv
   registerActionCommands(context, connection, services.output);
   if (!vscode.workspace.isTrusted) {
     services.output.appendLine(
-      '[cluster] Untrusted workspace: exec credential plugins, kustomize and helm are not run; contexts that need a credential plugin cannot be used until the workspace is trusted.',
+      '[cluster] Untrusted workspace: no cluster is contacted and no process is run (kustomize and helm run as WebAssembly) until the workspace is trusted.',
     );
   }
   connection.connect();

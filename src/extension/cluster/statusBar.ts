@@ -10,10 +10,11 @@ export function createContextStatusBar(connection: ClusterConnection): vscode.Di
     const s = connection.state;
     const tip = new vscode.MarkdownString(undefined, true);
     tip.isTrusted = false;
-    if (!vscode.workspace.isTrusted) tip.appendMarkdown('$(shield) Untrusted workspace: credential plugins, kustomize and helm are not run.\n\n');
+    const trusted = vscode.workspace.isTrusted;
+    if (!trusted) tip.appendMarkdown('$(shield) Untrusted workspace: no cluster is contacted and no process is run until you trust it.\n\n');
     switch (s.kind) {
       case 'idle':
-        item.text = '$(debug-disconnect) no cluster';
+        item.text = trusted ? '$(debug-disconnect) no cluster' : '$(shield) no cluster (untrusted)';
         tip.appendMarkdown('Not connected.');
         break;
       case 'connecting':
