@@ -263,3 +263,10 @@ test("a cluster pinned to a newer Kubernetes than the bundled schema: a built-in
   assert.match(unknown.message, /This cluster runs Kubernetes 1\.36\.2 \(pinned in talos\/talconfig\.yaml:2\), newer than the schema: if the field was added since, it is accepted\./);
   assert.ok(schemaFindings(files).some((d) => d.rule === 'schema-invalid' && d.severity === 'error'), 'a wrong type stays an error');
 });
+
+test('a removed version that came back for new kinds is not unserved for them (MutatingAdmissionPolicy v1beta1)', () => {
+  const map = 'apiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingAdmissionPolicy\nmetadata:\n  name: jitter\nspec:\n  failurePolicy: Fail\n';
+  const hook = 'apiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: old\nwebhooks: []\n';
+  const found = checkModel(repoWith({ 'apps/kustomization.yaml': 'resources:\n  - map.yaml\n  - hook.yaml\n', 'apps/map.yaml': map, 'apps/hook.yaml': hook }).model()).diagnostics.filter((d) => d.rule === 'api-version-unserved');
+  assert.deepEqual(found.map((d) => d.file.split('/').pop()), ['hook.yaml']);
+});
