@@ -141,6 +141,8 @@ describe('gitops-preview changes on a corpus copy', () => {
     assert.equal(report.base, git(dir, 'rev-parse', 'main'));
     assert.equal(code, 1);
     assert.deepEqual(Object.keys(report), ['base', 'changes', 'findings', 'failures', 'images']);
+    // Each object's YAML is for the views that lay both sides out, not the contract.
+    assert.deepEqual(Object.keys(report.changes[0].objects[0]), ['kind', 'name', 'namespace', 'change', 'diff']);
   });
 
   test('a values edit changes the HelmRelease in the production apps only', () => {
