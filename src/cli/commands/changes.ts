@@ -1,14 +1,15 @@
 import { reportJson, reportMarkdown, reportText, summaryLine } from '../../core/changes/format';
+import { reportHtml } from '../../core/changes/html';
 import { hasChanges, type ChangesReport } from '../../core/changes/types';
 import { githubData } from '../../core/escape/github';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, UsageError, type CliIO } from '../io';
 import { openWorkspace } from '../workspace';
 import { githubAnnotation } from './check';
 
-const FORMATS = ['text', 'json', 'markdown', 'github'] as const;
+const FORMATS = ['text', 'json', 'markdown', 'github', 'html'] as const;
 type Format = (typeof FORMATS)[number];
 
-export const CHANGES_SUMMARY = 'changes [DIR] [--base REF] [--format text|json|markdown|github]  what each cluster applies differently since REF (0 none, 1 changes, 2 error)';
+export const CHANGES_SUMMARY = 'changes [DIR] [--base REF] [--format text|json|markdown|github|html]  what each cluster applies differently since REF (0 none, 1 changes, 2 error)';
 
 export async function runChanges(args: string[], io: CliIO): Promise<number> {
   const { flags, positionals } = parseArgs(args, { values: ['format', 'base'] });
@@ -33,6 +34,8 @@ function render(format: Format, report: ChangesReport, baseName: string): string
       return reportMarkdown(report, baseName);
     case 'github':
       return report.findings.introduced.map(githubAnnotation).join('') + `::notice title=gitops-preview changes::${githubData(summaryLine(report))}\n`;
+    case 'html':
+      return reportHtml(report, baseName);
     default:
       return reportText(report, baseName);
   }
