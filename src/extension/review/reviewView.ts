@@ -79,6 +79,14 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<Node> {
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    const item = this.item(node);
+    // Read out as shown: without it a plain-text tooltip (a whole diff, a message) is the row's accessible name.
+    const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+    item.accessibilityInformation = { label: typeof item.description === 'string' ? `${label}, ${item.description}` : label };
+    return item;
+  }
+
+  private item(node: Node): vscode.TreeItem {
     switch (node.type) {
       case 'cluster': {
         const objects = node.producers.flatMap((p) => p.objects);
