@@ -49,22 +49,21 @@ export function gitBaseReader(budgets: Budgets = DEFAULT_BUDGETS): BaseReader {
 }
 
 function basesOf(store: GitObjectStore): ChangeBases {
-  const out: ChangeBases = { default: { error: '' }, branches: [] };
+  const upstream = upstreamOf(store);
+  const branches = localBranches(store).flatMap((name) => {
+    const sha = commitOf(store, `refs/heads/${name}`);
+    return sha ? [{ name, sha }] : [];
+  });
+  return { default: defaultOrWhyNot(store), branches, upstream: upstream && shortRefName(upstream), branch: checkedOutBranch(store), head: commitOf(store, 'HEAD') };
+}
+
+function defaultOrWhyNot(store: GitObjectStore): ChangeBases['default'] {
   try {
-    out.default = defaultBase(store);
+    return defaultBase(store);
   } catch (err) {
     if (!(err instanceof GitError)) throw err;
-    out.default = { error: err.message };
+    return { error: err.message };
   }
-  const upstream = upstreamOf(store);
-  if (upstream) out.upstream = shortRefName(upstream);
-  out.branch = checkedOutBranch(store);
-  out.head = commitOf(store, 'HEAD');
-  for (const name of localBranches(store)) {
-    const sha = commitOf(store, `refs/heads/${name}`);
-    if (sha) out.branches.push({ name, sha });
-  }
-  return out;
 }
 
 /** The commit `rev` names, or undefined when it names none this reader can read. */

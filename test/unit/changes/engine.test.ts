@@ -75,6 +75,9 @@ ${ks('flux-system', './clusters/dev')}`,
   git(dir, 'config', 'branch.feature.merge', 'refs/heads/main');
   fs.writeFileSync(`${dir}/clusters/dev/extra.yaml`, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: default\ndata:\n  k: v\n');
   commitAll(dir, 'feature work');
+  // Branches packed (as git gc leaves them) and a loose nested one.
+  git(dir, 'pack-refs', '--all');
+  git(dir, 'branch', 'team/fix', 'main');
   fs.rmSync(`${dir}/clusters/dev/extra.yaml`);
   engine = nodeEngine({ debounceMs: 0, bases: gitBaseReader() });
   await openRefined(engine, [dir]);
@@ -95,6 +98,7 @@ describe('engine: changes', () => {
     assert.deepEqual(r.value.branches, [
       { name: 'feature', sha: git(dir, 'rev-parse', 'feature') },
       { name: 'main', sha: git(dir, 'rev-parse', 'main') },
+      { name: 'team/fix', sha: git(dir, 'rev-parse', 'main') },
     ]);
   });
 
