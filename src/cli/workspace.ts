@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Engine } from '../engine/engine';
 import { nodeEngine, openRefined } from '../engine/node';
+import { gitBaseReader } from '../engine/gitBase';
 import { defaultStorageDir } from '../engine/persistentBuildCache';
 import { relativePath } from '../core/tree/treeData';
 import { terminalName, terminalText } from '../core/escape/terminal';
@@ -17,7 +18,7 @@ export async function openWorkspace(dir: string | undefined, io: CliIO): Promise
     throw new UsageError(`${root}: no such directory`);
   }
   if (!stat.isDirectory()) throw new UsageError(`${root}: not a directory`);
-  const engine = nodeEngine({ debounceMs: 0, budgets: io.budgets, env: io.env });
+  const engine = nodeEngine({ debounceMs: 0, budgets: io.budgets, env: io.env, bases: gitBaseReader(io.budgets) });
   await openRefined(engine, [root], { storageDir: defaultStorageDir() });
   // Builds are saved after a quiet period; a command ends before it, so they are saved on exit.
   if (openEngines.size === 0) process.once('exit', () => openEngines.forEach((e) => e.deref()?.dispose()));

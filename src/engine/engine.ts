@@ -34,6 +34,8 @@ import { TreeIndex } from './tree';
 import type { BuildCache } from './buildCache';
 import { folderGraph, graphLive, selectionOf, selectionOfTreeNode } from './graph';
 import type { HelmModelOptions } from '../render/helmModel';
+import { changesAnswer, NO_GIT_READER, type BaseReader } from './changes';
+import { fail } from '../core/result';
 
 export interface EngineOptions {
   /** The filesystem (disk in the worker and CLI, memory in tests). */
@@ -57,6 +59,8 @@ export interface EngineOptions {
    * makes no network request); absent: workspace charts only.
    */
   charts?: HelmModelOptions;
+  /** Where `changes` reads its base (gitBase.ts); absent: `changes` and `changeBases` answer that no repository is read. */
+  bases?: BaseReader;
 }
 
 type Handler<M extends EngineMethod> = (params: ParamsOf<M>, signal: AbortSignal) => ResultOf<M> | Promise<ResultOf<M>>;
@@ -135,6 +139,8 @@ export class Engine {
 
   /** EngineSettings.redHatYaml of the last `open`. */
   private redHatYaml = false;
+  /** The settings of the last `open` (the base side of `changes` is read with the same). */
+  private settings: EngineSettings = {};
 
   /** Indexes the folders (synchronously: call it off the editor's thread). */
   open(roots: readonly string[], settings: EngineSettings = {}): void {
@@ -151,6 +157,7 @@ export class Engine {
     }
     this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root), charts: this.options.charts } : undefined, this.options.budgets));
     this.redHatYaml = !!settings.redHatYaml;
+    this.settings = settings;
     for (const f of this.folders) f.deferToRedHatYaml = this.redHatYaml;
     for (const f of this.folders) f.clusterCrds = this.clusterCrds;
     for (const f of this.folders) f.model();
@@ -509,6 +516,13 @@ export class Engine {
       const object = at && objectAtOffset(model!, at.file, at.file.lines.offset(params.position));
       if (!at || !object) return undefined;
       return selectionOf(at.folder, model!.appliedById.get(object.id) ?? [], log);
+    },
+    changeBases: async ({ root }) => (this.options.bases ? this.options.bases.bases(this.folderAt(root).root) : fail(NO_GIT_READER)),
+    changes: async ({ root, base }) => {
+      this.folderAt(root);
+      // The working tree first: the base side then takes from its cache every build whose inputs match.
+      await this.refined();
+      return changesAnswer((m, p) => this.request(m, p), this.options.bases, root, base, { shared: this.caches.get(root), settings: this.settings });
     },
   };
 

@@ -5,6 +5,7 @@ import { gitCheckout, gitRemotes } from '../node/gitMetadata';
 import { Engine } from './engine';
 import type { Budgets } from '../core/budgets';
 import type { EngineSettings } from './protocol';
+import type { BaseReader } from './changes';
 import { buildCacheDir, buildCacheVersion, PersistentBuildCache } from './persistentBuildCache';
 import { maxTotalBytesFromEnv } from './buildCacheCap';
 import { prestartKustomize } from '../render/kustomize';
@@ -32,10 +33,10 @@ function persistentCache(root: string, settings: EngineSettings, roots: readonly
 }
 
 /** An engine over the disk (worker and CLI), building every cluster from its root down. */
-export function nodeEngine(options: { debounceMs?: number; budgets?: Budgets; env?: NodeJS.ProcessEnv } = {}): Engine {
+export function nodeEngine(options: { debounceMs?: number; budgets?: Budgets; env?: NodeJS.ProcessEnv; bases?: BaseReader } = {}): Engine {
   // HelmReleases render from the user's chart cache (the one `build hr` and drift fill).
   const charts = { env: options.env ?? process.env };
-  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, buildCache: persistentCache, builds: true, budgets: options.budgets, charts });
+  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, buildCache: persistentCache, builds: true, budgets: options.budgets, charts, bases: options.bases });
 }
 
 /**

@@ -16,8 +16,9 @@ import type { TreeJson } from '../core/tree/treeData';
 import type { IconSpec } from '../core/tree/viewModel';
 import type { DependencyGraph, GraphLive } from '../core/graph/types';
 import type { ClusterCrds } from '../core/schema/clusterCrds';
+import type { ChangesReport } from '../core/changes/types';
 
-export type { Position, Range, LiveObjectStatus, LiveState, DriftReport, RenderResult, HelmRenderResult, RenderedObject, TreeJson, DependencyGraph, GraphLive, ClusterCrds };
+export type { Position, Range, LiveObjectStatus, LiveState, DriftReport, RenderResult, HelmRenderResult, RenderedObject, TreeJson, DependencyGraph, GraphLive, ClusterCrds, ChangesReport };
 
 export interface Location {
   file: string;
@@ -197,6 +198,30 @@ export interface GraphSelection {
   nodes: string[];
 }
 
+/** What `changes` can compare a folder with, read from its repository's `.git` (no git binary). */
+export interface ChangeBases {
+  /** The base used when none is given (the merge-base of HEAD with the upstream, else main/master), or why there is none. */
+  default: { name: string; sha: string } | { error: string };
+  /** The checked-out branch's upstream (`origin/main`), when it has one. */
+  upstream?: string;
+  /** The checked-out branch; undefined when HEAD is detached. */
+  branch?: string;
+  /** The commit HEAD names, when it names one. */
+  head?: string;
+  /** Local branches with the commit each names. */
+  branches: { name: string; sha: string }[];
+}
+
+/** `changes` of a folder against a base. */
+export interface ChangesAnswer {
+  report: ChangesReport;
+  /** How the base was named: `merge-base of HEAD and origin/main`, or the ref as given. */
+  baseName: string;
+  /** Kustomization builds the base rendered itself, of `builds`: the others' inputs are as in the working tree. */
+  rendered: number;
+  builds: number;
+}
+
 /** A YAML problem of a file, for the CLI's stderr (1-based line, column when known). */
 export interface ParseProblem {
   file: string;
@@ -243,6 +268,13 @@ export interface EngineMethods {
   graphNodesAt: [{ file: string; position: Position; text?: string } | { treeItem: string }, GraphSelection | undefined];
   /** Flux objects the cluster has and no workspace folder defines. */
   clusterOnly: [Record<string, never>, LiveObjectStatus[]];
+  /** The bases `changes` offers for a folder: the default, the upstream, local branches. */
+  changeBases: [{ root: string }, Result<ChangeBases, { message: string }>];
+  /**
+   * What every cluster of a folder applies differently from `base` (a ref or commit; default:
+   * ChangeBases.default) to the working tree as the engine has it, unsaved buffers included.
+   */
+  changes: [{ root: string; base?: string }, Result<ChangesAnswer, { message: string }>];
 }
 
 export type EngineMethod = keyof EngineMethods;

@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { nodeEngine } from './node';
+import { gitBaseReader } from './gitBase';
 import type { FromEngine, ToEngine } from './protocol';
 import { serve } from './serve';
 import { sealSharedPrototypes } from '../node/sealPrototypes';
@@ -11,5 +12,5 @@ import { sealSharedPrototypes } from '../node/sealPrototypes';
 sealSharedPrototypes();
 if (!parentPort) throw new Error('engineWorker must run as a worker thread');
 const port = parentPort;
-const engine = nodeEngine({ debounceMs: (workerData as { debounceMs?: number } | undefined)?.debounceMs });
+const engine = nodeEngine({ debounceMs: (workerData as { debounceMs?: number } | undefined)?.debounceMs, bases: gitBaseReader() });
 serve(engine, (m: FromEngine) => port.postMessage(m), (handler: (m: ToEngine) => void) => port.on('message', handler));

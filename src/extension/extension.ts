@@ -7,6 +7,7 @@ import { ClusterConnection } from './cluster/connection';
 import { registerDiagnostics } from './diagnostics/index';
 import { registerDrift } from './drift';
 import { registerGraph } from './graph/registerGraph';
+import { registerReview } from './review';
 import type { TreeItemData } from '../engine/protocol';
 
 /**
@@ -25,7 +26,7 @@ export interface Services {
 type Feature = (context: vscode.ExtensionContext, services: Services) => void;
 
 /** Feature modules, in registration order. */
-const FEATURES: Feature[] = [registerTree, registerNavigation, registerCluster, registerDiagnostics, registerDrift, registerGraph];
+const FEATURES: Feature[] = [registerTree, registerNavigation, registerCluster, registerDiagnostics, registerDrift, registerGraph, registerReview];
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('GitOps Preview');

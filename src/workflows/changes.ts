@@ -1,15 +1,21 @@
 /**
  * One side of `changes` from an engine that has refined its builds: every Kustomization's objects
- * (from its build, or why it failed) and every HelmRelease as its spec. HelmReleases are compared
- * by spec, not rendered: rendering needs the chart (a helm binary and, mostly, a network fetch),
- * which a pull-request check should not depend on.
+ * (from its build, or why it failed), every HelmRelease as its spec, and what `check` finds.
+ * HelmReleases are compared by spec, not rendered: rendering needs the chart (a helm binary and,
+ * mostly, a network fetch), which a pull-request check should not depend on.
  */
 import type { KubeJson } from '../core/kubeJson';
 import { toManifest } from '../core/flux/mask';
-import type { Producer } from '../core/changes/report';
+import { relativeFinding } from '../core/checks/relative';
+import type { Producer, Side } from '../core/changes/report';
 import type { EngineMethod, ParamsOf, ResultOf } from '../engine/protocol';
 
 export type EngineRequest = <M extends EngineMethod>(method: M, params: ParamsOf<M>) => Promise<ResultOf<M>>;
+
+export async function sideOf(request: EngineRequest, root: string): Promise<Side> {
+  const check = await request('check', { root });
+  return { producers: await producersOf(request, root), findings: check.diagnostics.map((d) => relativeFinding(root, d)) };
+}
 
 export async function producersOf(request: EngineRequest, root: string): Promise<Producer[]> {
   const out: Producer[] = [];

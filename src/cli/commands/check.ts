@@ -1,5 +1,5 @@
 import { RULE_DESCRIPTIONS, RULES, type RuleId } from '../../core/checks/types';
-import { relativePath } from '../../core/tree/treeData';
+import { relativeFinding, type RelativeFinding } from '../../core/checks/relative';
 import { githubData, githubProperty } from '../../core/escape/github';
 import { jsonOutput } from '../../core/escape/json';
 import { terminalName, terminalText } from '../../core/escape/terminal';
@@ -11,16 +11,8 @@ const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 type Format = (typeof FORMATS)[number];
 
 /** A diagnostic as the CLI contract shows it: path relative to DIR, 1-based line and column. */
-export interface CliDiagnostic {
+export interface CliDiagnostic extends RelativeFinding {
   rule: RuleId;
-  severity: EngineDiagnostic['severity'];
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  message: string;
-  related: { file: string; line: number; column: number; message: string }[];
   /** Only on findings the repository silenced (`.gitops-preview.yaml`, `# gitops-preview:` comments). */
   suppression?: { kind: 'inSource' | 'external'; justification: string };
 }
@@ -41,17 +33,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
 }
 
 export function toCli(root: string, d: EngineDiagnostic): CliDiagnostic {
-  return {
-    rule: d.rule as RuleId,
-    severity: d.severity,
-    file: relativePath(root, d.file),
-    line: d.range.start.line + 1,
-    column: d.range.start.character + 1,
-    endLine: d.range.end.line + 1,
-    endColumn: d.range.end.character + 1,
-    message: d.message,
-    related: d.related.map((r) => ({ file: relativePath(root, r.file), line: r.range.start.line + 1, column: r.range.start.character + 1, message: r.message })),
-  };
+  return { ...relativeFinding(root, d), rule: d.rule as RuleId };
 }
 
 export function render(format: Format, list: CliDiagnostic[], suppressed: CliDiagnostic[] = []): string {

@@ -5,7 +5,6 @@
  */
 import { showControls } from '../escape/controls';
 import { yamlDocument } from '../escape/yaml';
-import type { KubeJson } from '../kubeJson';
 import { formatFieldPath, type FieldDelta } from './fieldDiff';
 
 const INLINE = 100;
@@ -21,9 +20,9 @@ export function deltaLines(deltas: readonly FieldDelta[]): string {
   return out.join('\n');
 }
 
-/** A whole object, every YAML line signed. */
-export function objectLines(o: KubeJson, sign: '+' | '-'): string {
-  return yamlDocument(o)
+/** A whole object's YAML (yamlDocument), every line signed. */
+export function signedLines(yaml: string, sign: '+' | '-'): string {
+  return yaml
     .trimEnd()
     .split('\n')
     .map((l) => `${sign} ${l}`)

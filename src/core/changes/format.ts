@@ -1,9 +1,11 @@
 /**
- * The report as a terminal reads it (`text`) and as a pull-request comment (`markdown`: a summary
+ * The report as a terminal reads it (`text`), as a pull-request comment (`markdown`: a summary
  * line, a collapsible section per cluster with diffs in fenced blocks, cut with a note before
- * GitHub's comment limit). Repository text is escaped for each (core/escape/).
+ * GitHub's comment limit) and as the JSON contract. Repository text is escaped for each
+ * (core/escape/); the HTML page is html.ts.
  */
 import { htmlText } from '../escape/html';
+import { jsonOutput } from '../escape/json';
 import { markdownCode, markdownText } from '../escape/markdown';
 import { showControls } from '../escape/controls';
 import { terminalName, terminalText } from '../escape/terminal';
@@ -25,6 +27,12 @@ export function summaryLine(r: ChangesReport): string {
   if (r.images.length) parts.push(`${r.images.length} image(s) changed`);
   if (r.failures.length) parts.push(`${r.failures.length} failed build(s)`);
   return parts.join('; ');
+}
+
+/** The JSON contract: the report as it is, but each object's `yaml` (only the views that lay both sides out use it). */
+export function reportJson(r: ChangesReport): string {
+  const changes = r.changes.map((p) => ({ ...p, objects: p.objects.map(({ kind, name, namespace, change, diff }) => ({ kind, name, namespace, change, diff })) }));
+  return jsonOutput({ base: r.base, changes, findings: r.findings, failures: r.failures, images: r.images });
 }
 
 function objectName(o: { kind: string; namespace: string; name: string }): string {

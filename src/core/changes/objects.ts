@@ -9,7 +9,8 @@ import { maskSecretPair } from '../drift/mask';
 import { deepEqual } from '../drift/compare';
 import type { KubeJson } from '../kubeJson';
 import { fieldDiff } from './fieldDiff';
-import { deltaLines, objectLines } from './diffText';
+import { deltaLines, signedLines } from './diffText';
+import { yamlDocument } from '../escape/yaml';
 import type { ObjectChange } from './types';
 
 /** A change that masking hides whole: a Secret value copied into another object (replacements) changed. */
@@ -24,10 +25,18 @@ export function compareObjects(before: readonly KubeJson[], after: readonly Kube
     const key = identity(o);
     seen.add(key);
     const old = beforeByKey.get(key);
-    if (!old) out.push({ ...ref(o), change: 'added', diff: objectLines(o, '+') });
-    else if (!deepEqual(old.raw, after[i])) out.push({ ...ref(o), change: 'changed', diff: deltaLines(fieldDiff(old.shown, o)) || MASKED_ONLY });
+    if (!old) {
+      const yaml = yamlDocument(o);
+      out.push({ ...ref(o), change: 'added', diff: signedLines(yaml, '+'), yaml: { before: '', after: yaml } });
+    } else if (!deepEqual(old.raw, after[i])) {
+      out.push({ ...ref(o), change: 'changed', diff: deltaLines(fieldDiff(old.shown, o)) || MASKED_ONLY, yaml: { before: yamlDocument(old.shown), after: yamlDocument(o) } });
+    }
   }
-  for (const [key, { shown }] of beforeByKey) if (!seen.has(key)) out.push({ ...ref(shown), change: 'removed', diff: objectLines(shown, '-') });
+  for (const [key, { shown }] of beforeByKey) {
+    if (seen.has(key)) continue;
+    const yaml = yamlDocument(shown);
+    out.push({ ...ref(shown), change: 'removed', diff: signedLines(yaml, '-'), yaml: { before: yaml, after: '' } });
+  }
   return out.sort((a, b) => order(a).localeCompare(order(b)));
 }
 

@@ -1,4 +1,8 @@
-/** What `changes` reports (issue 27): its JSON output is this shape, one to one. */
+/**
+ * What `changes` reports (issue 27): its JSON output is this shape, one to one, but for each
+ * object's `yaml` (the views that lay both sides out: the HTML page, the editor's diff).
+ */
+import type { RelativeFinding } from '../checks/relative';
 
 export type Change = 'added' | 'removed' | 'changed';
 
@@ -9,6 +13,8 @@ export interface ObjectChange {
   change: Change;
   /** Lines `+ path: value`, `- path: value`, `~ path: moved from 2 to 0`; Secret values `***`. */
   diff: string;
+  /** The object as YAML on each side, Secret values masked as in `diff`; '' on the side it is not on. */
+  yaml: { before: string; after: string };
 }
 
 /** One Kustomization's (or HelmRelease's) objects that differ between the base and the working tree. */
@@ -31,17 +37,8 @@ export interface ProducerFailure {
   message: string;
 }
 
-export interface ChangedFinding {
-  rule: string;
-  severity: 'error' | 'warning' | 'info';
-  /** Relative to the repository root. */
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  message: string;
-}
+/** A `check` finding on one side, as the CLI shows it (path relative to the repository root, 1-based). */
+export type ChangedFinding = RelativeFinding;
 
 /** One image repository whose references differ: `ghcr.io/a/b` with tags (or digests) before and after. */
 export interface ImageChange {

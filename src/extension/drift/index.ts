@@ -4,7 +4,8 @@ import type { TargetRef } from '../../engine/protocol';
 import type { Services } from '../extension';
 import { DriftCodeLensProvider } from './codeLens';
 import { LiveValueDecorations } from './decorations';
-import { DRIFT_SCHEME, DriftDocuments, driftUri } from './documents';
+import { DRIFT_SCHEME, driftDocument, driftUri } from './documents';
+import { ReadOnlyDocuments } from '../readOnlyDocuments';
 import { DriftTreeProvider } from './driftView';
 import { runDriftFor } from './runner';
 import { DriftStore } from './store';
@@ -47,7 +48,7 @@ export function registerDrift(context: vscode.ExtensionContext, services: Servic
   const deps = { engine, connection: services.connection, store, output: services.output };
   context.subscriptions.push(
     store,
-    vscode.workspace.registerTextDocumentContentProvider(DRIFT_SCHEME, new DriftDocuments(store)),
+    new ReadOnlyDocuments(DRIFT_SCHEME, (uri) => driftDocument(store, uri)),
     vscode.window.createTreeView('gitopsPreview.drift', { treeDataProvider: new DriftTreeProvider(store), showCollapseAll: true }),
     new LiveValueDecorations(store, engine, services.engine.onDidChange),
     vscode.languages.registerCodeLensProvider({ language: 'yaml', scheme: 'file' }, lenses),

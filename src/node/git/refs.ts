@@ -94,32 +94,49 @@ function checkObjectFormat(store: GitObjectStore): void {
   if (format && format.toLowerCase() !== 'sha1') throw new GitError(`the repository uses ${format} object names; only SHA-1 repositories are read`);
 }
 
+/** The branch HEAD names (`feature/x`), or undefined when HEAD is detached. */
+export function checkedOutBranch(store: GitObjectStore): string | undefined {
+  const headRef = looseRef(store, 'HEAD');
+  return headRef?.startsWith('ref: refs/heads/') ? headRef.slice('ref: refs/heads/'.length) : undefined;
+}
+
 /**
- * The default base: the merge-base of HEAD with the checked-out branch's upstream
- * (`branch.<b>.remote` and `.merge`), else with `main`, `origin/main`, `master` or `origin/master`.
- * Returns the commit and the name it was found by.
+ * The checked-out branch's upstream as a ref (`branch.<b>.remote` and `.merge`:
+ * `refs/remotes/origin/main`, or `refs/heads/main` for a local upstream), or undefined.
+ */
+export function upstreamOf(store: GitObjectStore): string | undefined {
+  const branch = checkedOutBranch(store);
+  if (!branch) return undefined;
+  const config = gitConfig(store);
+  const remote = config.get(`branch.${branch}.remote`);
+  const merge = config.get(`branch.${branch}.merge`);
+  if (!remote || !merge?.startsWith('refs/heads/')) return undefined;
+  const ref = remote === '.' ? merge : `refs/remotes/${remote}/${merge.slice('refs/heads/'.length)}`;
+  return isValidRefName(ref) ? ref : undefined;
+}
+
+/** `origin/main` for `refs/remotes/origin/main`, `main` for `refs/heads/main`. */
+export function shortRefName(ref: string): string {
+  return ref.replace(/^refs\/(heads|remotes)\//, '');
+}
+
+/**
+ * The default base: the merge-base of HEAD with the checked-out branch's upstream, else with
+ * `main`, `origin/main`, `master` or `origin/master`. Returns the commit and the name it was found by.
  */
 export function defaultBase(store: GitObjectStore): { sha: string; name: string } {
   const head = resolveCommit(store, 'HEAD');
-  const candidates: string[] = [];
-  const headRef = looseRef(store, 'HEAD');
-  if (headRef?.startsWith('ref: refs/heads/')) {
-    const branch = headRef.slice('ref: refs/heads/'.length);
-    const config = gitConfig(store);
-    const remote = config.get(`branch.${branch}.remote`);
-    const merge = config.get(`branch.${branch}.merge`);
-    if (remote && merge?.startsWith('refs/heads/')) candidates.push(remote === '.' ? merge : `refs/remotes/${remote}/${merge.slice('refs/heads/'.length)}`);
-  }
-  candidates.push('main', 'origin/main', 'master', 'origin/master');
+  const upstream = upstreamOf(store);
+  const candidates = [...(upstream ? [upstream] : []), 'main', 'origin/main', 'master', 'origin/master'];
   for (const name of candidates) {
-    let upstream: string;
+    let tip: string;
     try {
-      upstream = resolveCommit(store, name);
+      tip = resolveCommit(store, name);
     } catch {
       continue;
     }
-    const base = mergeBase(store, head, upstream);
-    if (base) return { sha: base, name: `merge-base of HEAD and ${name.replace(/^refs\/(heads|remotes)\//, '')}` };
+    const base = mergeBase(store, head, tip);
+    if (base) return { sha: base, name: `merge-base of HEAD and ${shortRefName(name)}` };
   }
   throw new GitError('no base to compare with: the branch has no upstream and there is no main or master; give one with --base REF');
 }

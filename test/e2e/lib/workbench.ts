@@ -30,10 +30,10 @@ export class Workbench {
   ) {}
 
   /**
-   * A fresh Chromium profile on code-server's workspace folder (or on a `.code-workspace` file,
-   * for multi-root scenarios); resolves once the workbench is up.
+   * A fresh Chromium profile on code-server's workspace folder (or on another folder, or on a
+   * `.code-workspace` file for multi-root scenarios); resolves once the workbench is up.
    */
-  static async open(opts: { workspaceFile?: string } = {}): Promise<Workbench> {
+  static async open(opts: { workspaceFile?: string; folder?: string } = {}): Promise<Workbench> {
     const env = e2eEnv();
     // Each scenario starts with no unsaved editors. VS Code backs up a dirty buffer a moment after
     // each keystroke and drops the backup on save, but a window closed right after saving can
@@ -50,7 +50,7 @@ export class Workbench {
     });
     const page = context.pages()[0] ?? (await context.newPage());
     const wb = new Workbench(env, context, page, profileDir);
-    const target = opts.workspaceFile ? `workspace=${encodeURIComponent(opts.workspaceFile)}` : `folder=${encodeURIComponent(env.workspace)}`;
+    const target = opts.workspaceFile ? `workspace=${encodeURIComponent(opts.workspaceFile)}` : `folder=${encodeURIComponent(opts.folder ?? env.workspace)}`;
     await page.goto(`${env.url}/?${target}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.part.activitybar').waitFor({ timeout: 60_000 });

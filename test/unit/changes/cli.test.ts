@@ -76,6 +76,7 @@ let report: ChangesReport;
 let code: number;
 let markdown: string;
 let github: string;
+let html: string;
 
 function objectsOf(cluster: string, name: string): ObjectChange[] {
   return report.changes.find((c) => c.cluster === cluster && c.kind === 'Kustomization' && c.name === name)?.objects ?? [];
@@ -132,6 +133,7 @@ before(async () => {
   report = JSON.parse(json.stdout) as ChangesReport;
   markdown = (await runCliCaptured(['changes', dir, '--format', 'markdown'], dir)).stdout;
   github = (await runCliCaptured(['changes', dir, '--format', 'github'], dir)).stdout;
+  html = (await runCliCaptured(['changes', dir, '--format', 'html'], dir)).stdout;
 });
 
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -141,6 +143,8 @@ describe('gitops-preview changes on a corpus copy', () => {
     assert.equal(report.base, git(dir, 'rev-parse', 'main'));
     assert.equal(code, 1);
     assert.deepEqual(Object.keys(report), ['base', 'changes', 'findings', 'failures', 'images']);
+    // Each object's YAML is for the views that lay both sides out, not the contract.
+    assert.deepEqual(Object.keys(report.changes[0].objects[0]), ['kind', 'name', 'namespace', 'change', 'diff']);
   });
 
   test('a values edit changes the HelmRelease in the production apps only', () => {
@@ -175,7 +179,7 @@ describe('gitops-preview changes on a corpus copy', () => {
   test('a Secret change is shown masked; no value appears in any output', () => {
     const s = objectsOf('staging', 'apps').find((o) => o.kind === 'Secret');
     assert.match(s?.diff ?? '', /^- stringData\.token: "\*\*\* \(before\)"\n\+ stringData\.token: "\*\*\* \(after\)"$/m);
-    assert.doesNotMatch(JSON.stringify(report) + markdown, /token-value/);
+    assert.doesNotMatch(JSON.stringify(report) + markdown + html, /token-value/);
   });
 
   test('a build failing in the working tree is a failure, not its objects removed', () => {
@@ -194,6 +198,13 @@ describe('gitops-preview changes on a corpus copy', () => {
     assert.match(markdown, /^### GitOps changes against `[0-9a-f]{12}` \(merge\\-base of HEAD and main\)/);
     assert.equal(markdown.match(/<details><summary>Cluster /g)?.length, 2);
     assert.match(markdown, /```diff\n/);
+  });
+
+  test('html: one page with both clusters, the image bump in its YAML diff, the failure and the finding', () => {
+    assert.equal(html.match(/<details class="cluster"/g)?.length, 2);
+    assert.match(html, /<td class="text add"> +image: ghcr\.io\/stefanprodan\/podinfo:6\.6\.0<\/td>/);
+    assert.match(html, /<h2>Failed builds/);
+    assert.match(html, /<h2>Findings introduced \(\d+\)<\/h2>/);
   });
 
   test('github: an annotation per introduced finding, then the summary', () => {

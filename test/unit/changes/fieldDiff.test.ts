@@ -74,7 +74,7 @@ describe('changes: objects and Secrets', () => {
   });
 
   test('findings compare by rule, file and message: a line shift is neither introduced nor fixed', () => {
-    const f = (line: number, message: string): ChangedFinding => ({ rule: 'r', severity: 'error', file: 'a.yaml', line, column: 1, endLine: line, endColumn: 2, message });
+    const f = (line: number, message: string): ChangedFinding => ({ rule: 'r', severity: 'error', file: 'a.yaml', line, column: 1, endLine: line, endColumn: 2, message, related: [] });
     const { introduced, fixed } = findingChanges([f(3, 'one'), f(9, 'gone')], [f(5, 'one'), f(7, 'new')]);
     assert.deepEqual(introduced.map((x) => x.message), ['new']);
     assert.deepEqual(fixed.map((x) => x.message), ['gone']);
@@ -84,7 +84,7 @@ describe('changes: objects and Secrets', () => {
 describe('changes: markdown', () => {
   const report = (objects: number, diff: string): ChangesReport => ({
     base: 'a'.repeat(40),
-    changes: [{ cluster: 'prod', kind: 'Kustomization', name: 'apps', namespace: 'flux-system', objects: Array.from({ length: objects }, (_, i) => ({ kind: 'ConfigMap', name: `cm${i}`, namespace: 'apps', change: 'changed' as const, diff })) }],
+    changes: [{ cluster: 'prod', kind: 'Kustomization', name: 'apps', namespace: 'flux-system', objects: Array.from({ length: objects }, (_, i) => ({ kind: 'ConfigMap', name: `cm${i}`, namespace: 'apps', change: 'changed' as const, diff, yaml: { before: '', after: '' } })) }],
     findings: { introduced: [], fixed: [] },
     failures: [],
     images: [],

@@ -1,0 +1,40 @@
+/**
+ * `changes` in the engine: the base side from a BaseReader (gitBase.ts reads the repository's Git
+ * objects; injected, so the engine itself never opens `.git`), the working tree's side from the
+ * engine's own builds, buffers included.
+ */
+import { compareSides, type Side } from '../core/changes/report';
+import { fail, ok, type Result } from '../core/result';
+import { sideOf, type EngineRequest } from '../workflows/changes';
+import type { BuildCache } from './buildCache';
+import type { ChangeBases, ChangesAnswer, EngineSettings } from './protocol';
+
+export interface BaseSide {
+  sha: string;
+  name: string;
+  side: Side;
+  rendered: number;
+  builds: number;
+}
+
+export interface BaseReader {
+  bases(root: string): Promise<Result<ChangeBases, { message: string }>>;
+  /** Every cluster of `root` built at `base`, reading the working tree's build cache `shared` through (changed-only). */
+  side(root: string, base: string | undefined, options: { shared: BuildCache | undefined; settings: EngineSettings }): Promise<Result<BaseSide, { message: string }>>;
+}
+
+export const NO_GIT_READER = { message: 'this engine reads no Git repository' };
+
+export async function changesAnswer(
+  request: EngineRequest,
+  reader: BaseReader | undefined,
+  root: string,
+  base: string | undefined,
+  options: { shared: BuildCache | undefined; settings: EngineSettings },
+): Promise<Result<ChangesAnswer, { message: string }>> {
+  if (!reader) return fail(NO_GIT_READER);
+  const b = await reader.side(root, base, options);
+  if (!b.ok) return b;
+  const head = await sideOf(request, root);
+  return ok({ report: compareSides(b.value.sha, b.value.side, head), baseName: b.value.name, rendered: b.value.rendered, builds: b.value.builds });
+}

@@ -1,0 +1,105 @@
+/**
+ * The base side of `changes` from the Git objects of the repository holding a folder (node/git,
+ * in process, no git binary): the commit's tree stands in for the folder under its own root path
+ * (commitHost), and a commit engine builds it, taking from the working tree's build cache every
+ * build whose inputs are the same. The last base side of each folder is kept: a base commit does
+ * not change while the working tree does, so an editor's refresh after an edit builds the working
+ * tree's side only.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_BUDGETS, type Budgets } from '../core/budgets';
+import { fail, ok, type Result } from '../core/result';
+import { localBranches } from '../node/git/branches';
+import { GitError, gitLimits } from '../node/git/limits';
+import { checkedOutBranch, defaultBase, resolveCommit, shortRefName, upstreamOf } from '../node/git/refs';
+import { GitObjectStore } from '../node/git/store';
+import { commitHost } from '../node/git/treeHost';
+import { sideOf } from '../workflows/changes';
+import type { BaseReader, BaseSide } from './changes';
+import { commitEngine } from './commitEngine';
+import { openRefined } from './node';
+import type { ChangeBases } from './protocol';
+
+/** Folders looked at above a folder for the repository's `.git`. */
+const MAX_DEPTH = 64;
+
+export function gitBaseReader(budgets: Budgets = DEFAULT_BUDGETS): BaseReader {
+  const kept = new Map<string, { key: string; side: BaseSide }>();
+  return {
+    bases: (root) => withStore(root, budgets, async (store) => basesOf(store)),
+    side: (root, base, { shared, settings }) =>
+      withStore(root, budgets, async (store, prefix) => {
+        const named = base === undefined ? defaultBase(store) : { sha: resolveCommit(store, base), name: base };
+        const key = JSON.stringify([named.sha, settings.sourceRoots ?? {}, !!settings.redHatYaml]);
+        const hit = kept.get(root);
+        if (hit?.key === key) return { ...hit.side, name: named.name, rendered: 0 };
+        const { engine, rendered } = commitEngine({ host: commitHost(store, named.sha, root, prefix), commit: named.sha, shared, budgets });
+        try {
+          await openRefined(engine, [root], settings);
+          const builds = (await engine.request('targets', { root, kind: 'Kustomization', includeInferred: true })).length;
+          const side: BaseSide = { sha: named.sha, name: named.name, side: await sideOf((m, p) => engine.request(m, p), root), rendered: rendered(), builds };
+          kept.set(root, { key, side });
+          return side;
+        } finally {
+          engine.dispose();
+        }
+      }),
+  };
+}
+
+function basesOf(store: GitObjectStore): ChangeBases {
+  const upstream = upstreamOf(store);
+  const branches = localBranches(store).flatMap((name) => {
+    const sha = commitOf(store, `refs/heads/${name}`);
+    return sha ? [{ name, sha }] : [];
+  });
+  return { default: defaultOrWhyNot(store), branches, upstream: upstream && shortRefName(upstream), branch: checkedOutBranch(store), head: commitOf(store, 'HEAD') };
+}
+
+function defaultOrWhyNot(store: GitObjectStore): ChangeBases['default'] {
+  try {
+    return defaultBase(store);
+  } catch (err) {
+    if (!(err instanceof GitError)) throw err;
+    return { error: err.message };
+  }
+}
+
+/** The commit `rev` names, or undefined when it names none this reader can read. */
+function commitOf(store: GitObjectStore, rev: string): string | undefined {
+  try {
+    return resolveCommit(store, rev);
+  } catch (err) {
+    if (err instanceof GitError) return undefined;
+    throw err;
+  }
+}
+
+/** `read` with the object store of the repository holding `root`, closed after; a Git error is the answer's error. */
+async function withStore<T>(root: string, budgets: Budgets, read: (store: GitObjectStore, prefix: string) => Promise<T>): Promise<Result<T, { message: string }>> {
+  try {
+    const { top, prefix } = repositoryOf(root);
+    const store = GitObjectStore.open(top, gitLimits(budgets));
+    try {
+      return ok(await read(store, prefix));
+    } finally {
+      store.close();
+    }
+  } catch (err) {
+    if (err instanceof GitError) return fail({ message: err.message });
+    throw err;
+  }
+}
+
+/** The repository holding `dir` (the nearest folder up with a `.git`) and `dir`'s path in it. */
+function repositoryOf(dir: string): { top: string; prefix: string } {
+  let top = dir;
+  for (let i = 0; i < MAX_DEPTH; i++) {
+    if (fs.existsSync(`${top}/.git`)) return { top, prefix: path.posix.relative(top, dir) };
+    const up = path.posix.dirname(top);
+    if (up === top) break;
+    top = up;
+  }
+  throw new GitError(`${dir} is not in a Git repository (no .git found above it)`);
+}
