@@ -88,7 +88,8 @@ run_build() {
         "github.com/distribution/distribution/v3/cmd/registry@$version")
       ;;
     kubeconform)
-      (cd "$out" && GOBIN="$out" go install "${buildflags[@]}" -ldflags "-s -w" \
+      # -X main.version as its release builds stamp it, so `kubeconform -v` names the version.
+      (cd "$out" && GOBIN="$out" go install "${buildflags[@]}" -ldflags "-s -w -X main.version=$version" \
         "github.com/yannh/kubeconform/cmd/kubeconform@$version")
       ;;
     *)
