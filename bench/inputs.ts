@@ -22,3 +22,22 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
+
+/** The value below which `p` % of `xs` fall (nearest rank). */
+export function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((s.length * p) / 100) - 1))];
+}
+
+/**
+ * Wall time and this process's CPU time (user + system) of `fn`. On a loaded machine the CPU time
+ * shows the work done, the wall time what a user waits (work plus waiting for a core).
+ */
+export function timed<T>(fn: () => T): { value: T; wallMs: number; cpuMs: number } {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const value = fn();
+  const wallMs = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { value, wallMs, cpuMs: (c.user + c.system) / 1000 };
+}

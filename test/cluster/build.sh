@@ -4,7 +4,7 @@
 # Idempotent: a binary that already exists is not rebuilt. Progress and timings go to
 # stderr; the final NAME=path lines (same as tools-env.sh --print) go to stdout.
 #
-#   bash test/cluster/build.sh                      # all: kube-apiserver etcd kustomize helm flux registry
+#   bash test/cluster/build.sh                      # all: kube-apiserver etcd kustomize helm flux registry kubeconform
 #   bash test/cluster/build.sh kustomize helm       # only some
 #
 # Environment: GITOPS_PREVIEW_CACHE (cache root), GITOPS_BUILD_PARALLELISM (go build -p,
@@ -87,6 +87,11 @@ run_build() {
       (cd "$out" && GOBIN="$out" go install "${buildflags[@]}" -ldflags "-s -w" \
         "github.com/distribution/distribution/v3/cmd/registry@$version")
       ;;
+    kubeconform)
+      # -X main.version as its release builds stamp it, so `kubeconform -v` names the version.
+      (cd "$out" && GOBIN="$out" go install "${buildflags[@]}" -ldflags "-s -w -X main.version=$version" \
+        "github.com/yannh/kubeconform/cmd/kubeconform@$version")
+      ;;
     *)
       log "unknown tool: $name"
       return 1
@@ -123,7 +128,7 @@ build_one() {
 tools=("$@")
 if [[ ${#tools[@]} -eq 0 ]]; then
   # kube-apiserver first: slowest, and etcd then reuses most of its build cache.
-  tools=(kube-apiserver etcd kustomize helm flux registry)
+  tools=(kube-apiserver etcd kustomize helm flux registry kubeconform)
 fi
 
 timings=()
@@ -136,7 +141,8 @@ for t in "${tools[@]}"; do
     helm) build_one helm "$GITOPS_HELM_VERSION" "$HELM_BIN" ;;
     flux) build_one flux "$GITOPS_FLUX_VERSION" "$FLUX_BIN" ;;
     registry) build_one registry "$GITOPS_REGISTRY_VERSION" "$REGISTRY_BIN" ;;
-    *) log "unknown tool: $t (expected kube-apiserver, etcd, kustomize, helm, flux, registry)"; exit 2 ;;
+    kubeconform) build_one kubeconform "$GITOPS_KUBECONFORM_VERSION" "$KUBECONFORM_BIN" ;;
+    *) log "unknown tool: $t (expected kube-apiserver, etcd, kustomize, helm, flux, registry, kubeconform)"; exit 2 ;;
   esac
 done
 if [[ ${#timings[@]} -gt 0 ]]; then

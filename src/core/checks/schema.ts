@@ -15,7 +15,7 @@ import { KUBERNETES } from '../schema/kube';
 import { closestNames } from './similar';
 
 /** A value the cluster fills in (`${var}` left for post-build substitution) or decrypts (SOPS `ENC[…]`). */
-const unknownValue = (v: unknown) => typeof v === 'string' && (v.includes('${') || v.startsWith('ENC['));
+export const unknownValue = (v: unknown) => typeof v === 'string' && (v.includes('${') || v.startsWith('ENC['));
 
 /** Findings per object body, with the schemas they were judged by (an edited CRD or a chart's render changes them). */
 const judged = new WeakMap<object, { by: readonly Schema[]; findings: SchemaFinding[] }>();
