@@ -84,15 +84,18 @@ function report(ctx: CheckContext, applied: AppliedObject, f: SchemaFinding, sou
     if (sources.some((s) => s.builtin)) {
       // A cluster on a newer Kubernetes than the bundled schemas may have the field: it was added since.
       const newer = kubeMinor(kube.version) > kubeMinor(KUBERNETES.replace(/^\D+/, ''));
-      ctx.report(
-        'schema-unknown-field',
-        doc,
-        at,
-        `${label}: ${where} is not a field of ${applied.kind}; server-side apply (as Flux applies) rejects the object ("field not declared in schema").${hint} (schema: ${schemaName})${
-          newer ? ` This cluster runs Kubernetes ${kube.version} (${kube.origin}), newer than the schema: if the field was added since, it is accepted.` : ''
-        }`,
-        { severity: newer ? 'warning' : 'error', fix },
-      );
+      const since = newer ? ` This cluster runs Kubernetes ${kube.version} (${kube.origin}), newer than the schema: if the field was added since, it is accepted.` : '';
+      // kustomize-controller reads every built-in object into its Go type before applying
+      // (fluxcd/pkg/ssa normalize), which drops a field the type lacks; Role and ClusterRole are
+      // sent as written, and server-side apply refuses the field.
+      const asWritten = applied.apiVersion === 'rbac.authorization.k8s.io/v1' && (applied.kind === 'Role' || applied.kind === 'ClusterRole');
+      const outcome = asWritten
+        ? `server-side apply rejects the object ("field not declared in schema": kustomize-controller sends a ${applied.kind} as written)`
+        : 'kustomize-controller reads the object into its Kubernetes type before applying and drops the field, so the setting never takes effect';
+      ctx.report('schema-unknown-field', doc, at, `${label}: ${where} is not a field of ${applied.kind}; ${outcome}.${hint} (schema: ${schemaName})${since}`, {
+        severity: asWritten && !newer ? 'error' : 'warning',
+        fix,
+      });
       return;
     }
     ctx.report('schema-unknown-field', doc, at, `${label}: ${where} is not a field of ${applied.kind}; the API server drops it, so it never takes effect.${hint} (schema: ${schemaName})`, { fix });

@@ -55,7 +55,7 @@ export const RULE_DESCRIPTIONS: Record<RuleId, string> = {
   'config-invalid': 'An entry of the repository\'s .gitops-preview.yaml is not understood and is ignored.',
   'schema-invalid': 'A field has a value the API server rejects (type, enum, pattern, bounds, a required field, a CEL rule), by the schema the cluster serves.',
   'schema-comment': 'Beside the Red Hat YAML extension: a `yaml-language-server` `$schema` comment makes that extension judge the document, so the schema findings of this tool are not shown twice there; removing the comment shows them.',
-  'schema-unknown-field': 'A field the schema does not have: a custom resource\'s is dropped by the API server, so the setting never takes effect; a built-in kind\'s makes server-side apply (as Flux applies) reject the object.',
+  'schema-unknown-field': 'A field the schema does not have: it is dropped (by the API server for a custom resource, by kustomize-controller for a built-in kind), so the setting never takes effect; a Role or ClusterRole is sent as written, and server-side apply rejects it.',
   'helm-values-invalid': "A HelmRelease's values break its chart's values.schema.json: helm-controller fails the release and installs nothing.",
   'helm-render-failed': "helm fails to render a HelmRelease's chart (a template error, a refused value, an incompatible kubeVersion): helm-controller fails the release.",
   'helm-values-unread': "A top-level key of a HelmRelease's values that its chart never reads: the setting never takes effect (a typo, most often).",

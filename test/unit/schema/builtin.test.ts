@@ -1,8 +1,10 @@
 /**
  * Built-in kinds judged by the OpenAPI of the Kubernetes release the test API server builds
- * (kube.generated.json): wrong types and enums, missing required fields, and unknown fields, which
- * server-side apply (as Flux applies) refuses for a built-in kind ("field not declared in schema";
- * test/integration/kubeSchemas.test.ts asks the real API server).
+ * (kube.generated.json): wrong types and enums, missing required fields (errors: the API server
+ * refuses the object), and unknown fields, which kustomize-controller drops when it reads the
+ * object into its Go type before applying (fluxcd/pkg/ssa normalize) — except a Role or
+ * ClusterRole, sent as written, which server-side apply refuses (test/integration/kubeSchemas.test.ts
+ * asks the real API server).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -65,16 +67,16 @@ test('the bundle holds the built-in kinds of the pinned Kubernetes release, link
   assert.equal(builtinSchema('v1/constructor'), undefined);
 });
 
-test('a Deployment: wrong types, an enum and a misspelt field, each at its node; unknown fields are errors for built-in kinds', () => {
+test('a Deployment: wrong types, an enum and a misspelt field, each at its node; an unknown field is dropped by Flux (a warning)', () => {
   const found = schemaFindings({ 'apps/deploy.yaml': DEPLOYMENT, 'apps/kustomization.yaml': 'resources:\n  - deploy.yaml\n' });
   assert.deepEqual(found.map(short), [
     'schema-invalid error deploy.yaml:7:13',
-    'schema-unknown-field error deploy.yaml:17:11',
+    'schema-unknown-field warning deploy.yaml:17:11',
     'schema-invalid error deploy.yaml:19:30',
     'schema-invalid error deploy.yaml:20:25',
   ]);
   assert.match(found[0].message, /spec\.replicas: the string "two" where the schema wants an integer; the API server rejects the object \(schema: Kubernetes 1\.\d+ Deployment v1\)/);
-  assert.match(found[1].message, /containers\[0\]\.imagePullPolicyy is not a field of Deployment; server-side apply \(as Flux applies\) rejects the object \("field not declared in schema"\)\. Did you mean 'imagePullPolicy'\?/);
+  assert.match(found[1].message, /containers\[0\]\.imagePullPolicyy is not a field of Deployment; kustomize-controller reads the object into its Kubernetes type before applying and drops the field, so the setting never takes effect\. Did you mean 'imagePullPolicy'\?/);
   assert.match(found[3].message, /"tcp" is not one of "SCTP", "TCP", "UDP"/);
 });
 
@@ -256,12 +258,17 @@ test('an API version its server does not serve: a removed Kubernetes version (by
   assert.deepEqual(old, []);
 });
 
-test("a cluster pinned to a newer Kubernetes than the bundled schema: a built-in kind's unknown field is a warning that says why", () => {
-  const files = { 'talos/talconfig.yaml': 'clusterName: home\nkubernetesVersion: v1.36.2\n', 'apps/deploy.yaml': DEPLOYMENT, 'apps/kustomization.yaml': 'resources:\n  - deploy.yaml\n' };
+test("a Role's unknown field is an error (sent as written); on a cluster pinned to a newer Kubernetes than the schema, a warning that says why", () => {
+  const role = 'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: r\n  namespace: default\nrules:\n  - apiGroups: [""]\n    resources: [pods]\n    verbs: [get]\n    verb: [list]\n';
+  const roleFindings = schemaFindings({ 'apps/role.yaml': role, 'apps/kustomization.yaml': 'resources:\n  - role.yaml\n' });
+  assert.deepEqual(roleFindings.map(short), ['schema-unknown-field error role.yaml:10:5']);
+  assert.match(roleFindings[0].message, /rules\[0\]\.verb is not a field of Role; server-side apply rejects the object \("field not declared in schema": kustomize-controller sends a Role as written\)\. Did you mean 'verbs'\?/);
+  const files = { 'talos/talconfig.yaml': 'clusterName: home\nkubernetesVersion: v1.36.2\n', 'apps/role.yaml': role, 'apps/kustomization.yaml': 'resources:\n  - role.yaml\n' };
   const unknown = schemaFindings(files).find((d) => d.rule === 'schema-unknown-field')!;
   assert.equal(unknown.severity, 'warning');
   assert.match(unknown.message, /This cluster runs Kubernetes 1\.36\.2 \(pinned in talos\/talconfig\.yaml:2\), newer than the schema: if the field was added since, it is accepted\./);
-  assert.ok(schemaFindings(files).some((d) => d.rule === 'schema-invalid' && d.severity === 'error'), 'a wrong type stays an error');
+  const typo = { ...files, 'apps/role.yaml': role.replace('verbs: [get]', 'verbs: get') };
+  assert.ok(schemaFindings(typo).some((d) => d.rule === 'schema-invalid' && d.severity === 'error'), 'a wrong type stays an error');
 });
 
 test('a removed version that came back for new kinds is not unserved for them (MutatingAdmissionPolicy v1beta1)', () => {
