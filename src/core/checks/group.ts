@@ -30,7 +30,10 @@ const SELF_DESCRIBED = new Set(['schema-invalid', 'schema-unknown-field', 'yaml-
 function causeKey(d: Diagnostic): string {
   const { start, end } = d.range;
   const place = `${d.rule}|${d.severity}|${d.file}|${start.line}:${start.character}-${end.line}:${end.character}`;
-  return SELF_DESCRIBED.has(d.rule) ? `${place}|${d.message}` : place;
+  if (!SELF_DESCRIBED.has(d.rule)) return place;
+  // A schema finding names its object first (`PersistentVolumeClaim db/pgadmin: …`): a component's
+  // mistake is one cause however many objects it is rendered into.
+  return `${place}|${d.rule.startsWith('schema-') ? d.message.replace(/^[^:\n]*: /, '') : d.message}`;
 }
 
 function merge(group: Diagnostic[]): Diagnostic {
@@ -49,7 +52,8 @@ function merge(group: Diagnostic[]): Diagnostic {
     }
   }
   const noun = kustomizations ? (others.length === 1 ? 'Kustomization' : 'Kustomizations') : others.length === 1 ? 'place' : 'places';
-  const message = `${first.message}\nAlso in ${others.length} other ${noun} (see the related locations).`;
+  const see = related.length ? ' (see the related locations)' : '';
+  const message = `${first.message}\nAlso in ${others.length} other ${noun}${see}.`;
   return { ...first, message, related, places: group };
 }
 

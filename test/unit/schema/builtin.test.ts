@@ -277,3 +277,12 @@ test('a removed version that came back for new kinds is not unserved for them (M
   const found = checkModel(repoWith({ 'apps/kustomization.yaml': 'resources:\n  - map.yaml\n  - hook.yaml\n', 'apps/map.yaml': map, 'apps/hook.yaml': hook }).model()).diagnostics.filter((d) => d.rule === 'api-version-unserved');
   assert.deepEqual(found.map((d) => d.file.split('/').pop()), ['hook.yaml']);
 });
+
+test("a component's schema mistake is one finding however many objects it is rendered into", () => {
+  const ks = (name: string) =>
+    `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./shared\n  prune: true\n  targetNamespace: ${name}\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n`;
+  const pvc = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\n  storageClasName: fast\n';
+  const found = schemaFindings({ 'apps/a.yaml': ks('a'), 'apps/b.yaml': ks('b'), 'apps/kustomization.yaml': 'resources:\n  - a.yaml\n  - b.yaml\n', 'shared/pvc.yaml': pvc });
+  assert.equal(found.length, 1, found.map((d) => d.message).join('\n'));
+  assert.match(found[0].message, /PersistentVolumeClaim a\/data: spec\.storageClasName is not a field[^]*\nAlso in 1 other place\.$/);
+});
