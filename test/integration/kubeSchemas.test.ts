@@ -14,8 +14,8 @@ import { getTestCluster, kubeRequest } from '../cluster/harness';
 import { kubeSchemaBundle } from '../../scripts/kube-schemas';
 import { checkModel } from '../../src/core/checks/index';
 import { memoryRepo } from '../unit/helpers';
+import { ROOT_KS } from '../unit/schema/fixture';
 
-const ROOT_KS = `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n`;
 
 test('the bundled built-in schemas are those the test API server serves', { timeout: 120_000 }, async () => {
   const cluster = await getTestCluster();

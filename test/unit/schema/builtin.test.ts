@@ -16,8 +16,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { memoryRepo, runCliCaptured } from '../helpers';
+import { ROOT_KS } from './fixture';
 
-const ROOT_KS = `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n`;
 
 function repoWith(files: Record<string, string>) {
   return memoryRepo({ 'clusters/prod/flux-system/gotk-sync.yaml': ROOT_KS, ...files });

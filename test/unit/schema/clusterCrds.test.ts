@@ -11,8 +11,8 @@ import { schemasFor } from '../../../src/core/schema/catalog';
 import { clusterCrdsFrom, servedCrdOf, type ClusterCrds } from '../../../src/core/schema/clusterCrds';
 import bundle from '../../../src/core/schema/flux.generated.json';
 import { memoryRepo } from '../helpers';
+import { ROOT_KS } from './fixture';
 
-const ROOT_KS = `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n`;
 
 const WIDGET_SCHEMA = {
   type: 'object',

@@ -11,8 +11,8 @@ import { evaluateCel } from '../../../src/core/schema/cel';
 import { validateObject, type Schema } from '../../../src/core/schema/structural';
 import { memoryRepo } from '../helpers';
 import { fluxSchemaBundle } from '../../../scripts/flux-schemas';
+import { ROOT_KS } from './fixture';
 
-const ROOT_KS = `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n`;
 const found = (files: Record<string, string>) =>
   checkModel(memoryRepo({ 'clusters/prod/flux-system/gotk-sync.yaml': ROOT_KS, ...files }).model())
     .diagnostics.filter((d) => d.rule.startsWith('schema-'))
