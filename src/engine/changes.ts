@@ -8,6 +8,7 @@ import { fail, ok, type Result } from '../core/result';
 import { sideOf, type EngineRequest } from '../workflows/changes';
 import type { BuildCache } from './buildCache';
 import type { ChangeBases, ChangesAnswer, EngineSettings } from './protocol';
+import type { HelmModelOptions } from '../render/helmModel';
 
 export interface BaseSide {
   sha: string;
@@ -15,12 +16,21 @@ export interface BaseSide {
   side: Side;
   rendered: number;
   builds: number;
+  helmRendered: number;
+  helmReleases: number;
 }
 
 export interface BaseReader {
   bases(root: string): Promise<Result<ChangeBases, { message: string }>>;
   /** Every cluster of `root` built at `base`, reading the working tree's build cache `shared` through (changed-only). */
-  side(root: string, base: string | undefined, options: { shared: BuildCache | undefined; settings: EngineSettings }): Promise<Result<BaseSide, { message: string }>>;
+  side(root: string, base: string | undefined, options: BaseOptions): Promise<Result<BaseSide, { message: string }>>;
+}
+
+export interface BaseOptions {
+  shared: BuildCache | undefined;
+  settings: EngineSettings;
+  /** The chart cache the working tree's HelmReleases render from. */
+  charts: HelmModelOptions | undefined;
 }
 
 export const NO_GIT_READER = { message: 'this engine reads no Git repository' };
@@ -30,11 +40,12 @@ export async function changesAnswer(
   reader: BaseReader | undefined,
   root: string,
   base: string | undefined,
-  options: { shared: BuildCache | undefined; settings: EngineSettings },
+  options: BaseOptions,
 ): Promise<Result<ChangesAnswer, { message: string }>> {
   if (!reader) return fail(NO_GIT_READER);
+  // The working tree first: its HelmRelease renders are in the cache the base side reads through.
+  const head = await sideOf(request, root);
   const b = await reader.side(root, base, options);
   if (!b.ok) return b;
-  const head = await sideOf(request, root);
-  return ok({ report: compareSides(b.value.sha, b.value.side, head), baseName: b.value.name, rendered: b.value.rendered, builds: b.value.builds });
+  return ok({ report: compareSides(b.value.sha, b.value.side, head), baseName: b.value.name, rendered: b.value.rendered, builds: b.value.builds, helmRendered: b.value.helmRendered, helmReleases: b.value.helmReleases });
 }

@@ -10,10 +10,17 @@ import type { BuildCache, CachedBuild } from './buildCache';
 import { Engine } from './engine';
 import { MemoryBuildCache } from './memoryBuildCache';
 import { diskBuildOptions } from './node';
+import { HELM_CACHE_PREFIX } from './helmRefine';
+import type { HelmModelOptions } from '../render/helmModel';
 
-/** The engine, and how many builds it rendered itself (the others came from the shared cache). */
-export function commitEngine(options: { host: WorkspaceHost; commit: string; shared: BuildCache | undefined; budgets?: Budgets }): { engine: Engine; rendered: () => number } {
+/** The engine, and how many builds and HelmRelease renders it made itself (the others came from the shared cache). */
+export function commitEngine(options: { host: WorkspaceHost; commit: string; shared: BuildCache | undefined; budgets?: Budgets; charts?: HelmModelOptions }): {
+  engine: Engine;
+  rendered: () => number;
+  helmRendered: () => number;
+} {
   let rendered = 0;
+  let helmRendered = 0;
   const engine = new Engine({
     host: options.host,
     debounceMs: 0,
@@ -22,20 +29,21 @@ export function commitEngine(options: { host: WorkspaceHost; commit: string; sha
       const disk = diskBuildOptions(root, settings);
       return { ...disk, checkout: { ...disk.checkout, commit: options.commit, tags: [] } };
     },
-    buildCache: () => readThrough(options.shared, () => rendered++),
+    buildCache: () => readThrough(options.shared, (key) => (key.startsWith(HELM_CACHE_PREFIX) ? helmRendered++ : rendered++)),
     builds: true,
     budgets: options.budgets,
+    charts: options.charts,
   });
-  return { engine, rendered: () => rendered };
+  return { engine, rendered: () => rendered, helmRendered: () => helmRendered };
 }
 
 /** Reads the shared cache, writes only its own. */
-function readThrough(shared: BuildCache | undefined, onSet: () => void): BuildCache & { dispose(): void } {
+function readThrough(shared: BuildCache | undefined, onSet: (key: string) => void): BuildCache & { dispose(): void } {
   const own = new MemoryBuildCache();
   return {
     get: (key: string): CachedBuild | undefined => own.get(key) ?? shared?.get(key),
     set: (key: string, entry: CachedBuild) => {
-      onSet();
+      onSet(key);
       own.set(key, entry);
     },
     drop: (key: string) => own.drop(key),

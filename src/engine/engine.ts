@@ -35,6 +35,7 @@ import type { BuildCache } from './buildCache';
 import { folderGraph, graphLive, selectionOf, selectionOfTreeNode } from './graph';
 import type { HelmModelOptions } from '../render/helmModel';
 import { changesAnswer, NO_GIT_READER, type BaseReader } from './changes';
+import { helmInstallsOf, MAX_HELM_PASSES } from './helmInstalls';
 import { fail } from '../core/result';
 
 export interface EngineOptions {
@@ -495,6 +496,16 @@ export class Engine {
       };
       return node.kind === 'Kustomization' ? renderKustomization(model, node, opts) : renderHelmRelease(model, node, opts);
     },
+    helmInstalls: async ({ root }, signal) => {
+      await this.refined();
+      const folder = this.folderAt(root);
+      // Past the refinement's time budget, renders are left for its next pass: `changes` wants them all.
+      for (let pass = 0; pass < MAX_HELM_PASSES && !signal?.aborted; pass++) {
+        const r = await folder.refineHelm({ signal });
+        if (!r?.pending || !r.rendered) break;
+      }
+      return helmInstallsOf(folder.model(), folder.root);
+    },
     isNamespaced: ({ root, types }) => {
       const model = this.folderOf(root)?.model();
       return types.map((t) => model?.isNamespaced(t.kind, t.apiVersion) ?? true);
@@ -522,7 +533,7 @@ export class Engine {
       this.folderAt(root);
       // The working tree first: the base side then takes from its cache every build whose inputs match.
       await this.refined();
-      return changesAnswer((m, p) => this.request(m, p), this.options.bases, root, base, { shared: this.caches.get(root), settings: this.settings });
+      return changesAnswer((m, p) => this.request(m, p), this.options.bases, root, base, { shared: this.caches.get(root), settings: this.settings, charts: this.options.charts });
     },
   };
 

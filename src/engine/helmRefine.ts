@@ -26,7 +26,7 @@ import { wasmModule } from './wasm/pool';
 import { DEFAULT_TIMEOUT_MS } from '../render/kustomize';
 
 /** Cache keys of HelmRelease renders, apart from Kustomization build keys in the same cache. */
-const CACHE_PREFIX = 'helm:';
+export const HELM_CACHE_PREFIX = 'helm:';
 
 export interface HelmRefineResult {
   /** HelmReleases rendered (not answered from a cache). */
@@ -65,7 +65,6 @@ export class HelmRefiner {
    * cache's): what hover and completion inside its values read.
    */
   chartDir(hr: HelmReleaseNode, model: RepoModel): string | undefined {
-    if (!this.enabled) return undefined;
     const loc = locateChart(model, hr);
     if (!loc.ok) return undefined;
     return loc.value.kind === 'local' ? loc.value.dir : this.charts.cached(loc.value.request)?.dir;
@@ -73,17 +72,8 @@ export class HelmRefiner {
 
   /** The model's lookup (BuildOptions.helmInstalls). */
   readonly lookup = (hr: HelmReleaseNode, model: RepoModel): HelmInstall | undefined => {
-    if (!this.enabled) return undefined;
     return this.ask(hr, model).install;
   };
-
-  /**
-   * A workspace read from a commit's tree (`changes`' base) has no chart folder on disk to render
-   * from: its HelmReleases are not rendered (what `changes` compares is what Kustomizations apply).
-   */
-  private get enabled(): boolean {
-    return this.ws.hostBytes === undefined;
-  }
 
   /** The answer for `hr` now: its render, else its last one while the new one is pending (`key` set). */
   private ask(hr: HelmReleaseNode, model: RepoModel): { install: HelmInstall | undefined; pending?: { key: string; kube: { version: string; origin: string } } } {
@@ -106,10 +96,10 @@ export class HelmRefiner {
       this.last.set(id, live);
       return { install: live };
     }
-    const cached = this.cache.get(CACHE_PREFIX + key.key);
+    const cached = this.cache.get(HELM_CACHE_PREFIX + key.key);
     if (cached) {
       const value = asCachedHelmInstall(cached.value);
-      if (typeof value === 'string') this.cache.drop(CACHE_PREFIX + key.key, value);
+      if (typeof value === 'string') this.cache.drop(HELM_CACHE_PREFIX + key.key, value);
       else {
         this.live.set(key.key, value);
         this.last.set(id, value);
@@ -137,7 +127,6 @@ export class HelmRefiner {
    */
   async refine(repo: Repo, opts: Pick<RenderOptions, 'signal' | 'timeoutMs' | 'env'>, budgetMs: number): Promise<HelmRefineResult> {
     const deadline = performance.now() + budgetMs;
-    if (!this.enabled) return { rendered: 0, renders: [], pending: 0, changed: false };
     // The chart cache and chart folders may have changed since the last pass (a `build hr` fetched
     // a chart, a template was edited): look again, once.
     this.charts.newPass();
@@ -176,7 +165,7 @@ export class HelmRefiner {
           continue;
         }
         this.live.set(key, rendered);
-        this.cache.set(CACHE_PREFIX + key, { reads: {}, value: { install: rendered } });
+        this.cache.set(HELM_CACHE_PREFIX + key, { reads: {}, value: { install: rendered } });
       }
     };
     let done = 0;

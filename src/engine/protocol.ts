@@ -174,6 +174,23 @@ export interface RenderParams {
   env?: Record<string, string | undefined>;
 }
 
+/** A HelmRelease's render as the model holds it (core/helm/install.ts), in plain JSON. */
+export interface HelmReleaseInstall {
+  target: TargetRef;
+  install:
+    | {
+        ok: true;
+        /** `name@version` of the chart, and where it was found. */
+        chart: string;
+        /** The release manifest (hooks left out). */
+        objects: Record<string, unknown>[];
+        /** The chart's `crds/` folder, and the policies helm-controller applies it by (install, upgrade). */
+        crds: Record<string, unknown>[];
+        crdPolicy: { install: string; upgrade: string };
+      }
+    | { ok: false; atHand: boolean; message: string };
+}
+
 /** What an engine reports between requests. */
 export interface EngineStatus {
   /** True until the first index of every folder finished. */
@@ -220,6 +237,9 @@ export interface ChangesAnswer {
   /** Kustomization builds the base rendered itself, of `builds`: the others' inputs are as in the working tree. */
   rendered: number;
   builds: number;
+  /** HelmRelease renders the base made itself, of `helmReleases` rendered there (the others' inputs are as in the working tree). */
+  helmRendered: number;
+  helmReleases: number;
 }
 
 /** A YAML problem of a file, for the CLI's stderr (1-based line, column when known). */
@@ -257,6 +277,11 @@ export interface EngineMethods {
   targets: [{ kind?: string; namespace?: string; name?: string; cluster?: string; root?: string; includeInferred?: boolean }, TargetRef[]];
   driftSubject: [{ target: TargetRef }, DriftSubject | undefined];
   render: [RenderParams, Result<RenderResult | HelmRenderResult, { kind: string; message: string }>];
+  /**
+   * What each HelmRelease of a folder installs, its pending renders done first: from charts at hand
+   * (the workspace's, the chart cache's); none is fetched.
+   */
+  helmInstalls: [{ root: string }, HelmReleaseInstall[]];
   /** What the folder's model knows (CRDs in the workspace, built-in kinds): the fallback when discovery fails. */
   isNamespaced: [{ root: string; types: { apiVersion: string; kind: string }[] }, boolean[]];
   liveValueMarks: [{ reports: DriftReport[] }, LiveValueMark[]];

@@ -74,9 +74,10 @@ export function fileContent(ws: Workspace, real: string, within: string = ws.roo
     const text = ws.readText(real);
     return text === undefined || budget.take(name, text.length) ? text : undefined;
   }
-  // A host with its own bytes (a commit's tree) is the only source: the disk holds another version.
+  // A host with its own bytes (a commit's tree) is the only source of the files under its root: the
+  // disk holds another version there. A chart in the chart cache is outside the root, on disk.
   const own = ws.hostBytes;
-  if (own) {
+  if (own && ws.isUnderRoot(real)) {
     const read = own(real, budget.maxFileBytes);
     if (typeof read === 'number') budget.tooLarge(name, read);
     else if (read !== undefined && budget.take(name, read.length)) return Buffer.from(read.buffer, read.byteOffset, read.length);
@@ -149,8 +150,12 @@ export function viewListing(view: SourceView): { path: string; real: string }[] 
   return out;
 }
 
-/** A folder from disk (a Helm chart, whose templates the workspace does not index), buffers honoured; `.git` left out. */
+/**
+ * A folder from disk (a Helm chart, whose templates the workspace does not index), buffers honoured; `.git` left out.
+ * A folder of a commit's tree (a host with its own bytes) is listed from that tree.
+ */
 export function diskDirFiles(ws: Workspace, dir: string, budget: InputBudget = new InputBudget()): MemFile[] {
+  if (ws.hostBytes && ws.isUnderRoot(dir)) return hostDirFiles(ws, dir, budget);
   const out: MemFile[] = [];
   const walk = (abs: string, rel: string) => {
     for (const e of fs.readdirSync(abs, { withFileTypes: true })) {
@@ -163,6 +168,22 @@ export function diskDirFiles(ws: Workspace, dir: string, budget: InputBudget = n
         if (data !== undefined) out.push({ path: to, data });
       }
     }
+  };
+  walk(dir, '');
+  return out;
+}
+
+/** diskDirFiles of a folder of the host's own tree: links and unreadable entries are left out, as the walk does. */
+function hostDirFiles(ws: Workspace, dir: string, budget: InputBudget): MemFile[] {
+  const out: MemFile[] = [];
+  const walk = (abs: string, rel: string) => {
+    const { files, dirs } = ws.listHiddenDir(abs);
+    for (const name of files.sort()) {
+      const to = rel ? `${rel}/${name}` : name;
+      const data = fileContent(ws, `${abs}/${name}`, dir, budget, to);
+      if (data !== undefined) out.push({ path: to, data });
+    }
+    for (const name of dirs.sort()) walk(`${abs}/${name}`, rel ? `${rel}/${name}` : name);
   };
   walk(dir, '');
   return out;

@@ -82,6 +82,8 @@ export class ChartsAtHand {
 
 /** Paths, sizes and times of a folder's files (texts of those the workspace reads: editor buffers count). */
 function folderSignature(ws: Workspace, dir: string): string {
+  // A commit's tree does not change under its engine.
+  if (ws.hostBytes) return 'commit';
   const h = createHash('sha256');
   const walk = (abs: string) => {
     let entries: fs.Dirent[];

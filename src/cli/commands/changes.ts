@@ -19,9 +19,10 @@ export async function runChanges(args: string[], io: CliIO): Promise<number> {
   const { engine, root } = await openWorkspace(positionals[0], io);
   const answer = await engine.request('changes', { root, ...(flags.base === undefined ? {} : { base: flags.base as string }) });
   if (!answer.ok) throw new Error(answer.error.message);
-  const { report, baseName, rendered, builds } = answer.value;
-  // Changed-only: the base renders only the Kustomizations whose inputs differ from the working tree's.
-  io.stderr(`base ${report.base.slice(0, 12)}: ${rendered} of ${builds} Kustomization build(s) rendered, the others' inputs are as in the working tree\n`);
+  const { report, baseName, rendered, builds, helmRendered, helmReleases } = answer.value;
+  // Changed-only: the base renders only the Kustomizations and HelmReleases whose inputs differ from the working tree's.
+  const helm = helmReleases ? `, ${helmRendered} of ${helmReleases} HelmRelease render(s)` : '';
+  io.stderr(`base ${report.base.slice(0, 12)}: ${rendered} of ${builds} Kustomization build(s) rendered${helm}, the others' inputs are as in the working tree\n`);
   io.stdout(render(format as Format, report, baseName));
   return hasChanges(report) ? EXIT_FINDINGS : EXIT_OK;
 }

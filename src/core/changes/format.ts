@@ -48,7 +48,7 @@ export function reportText(r: ChangesReport, baseName: string): string {
   let cluster: string | undefined;
   for (const c of r.changes) {
     if (c.cluster !== cluster) out.push(`cluster ${terminalName((cluster = c.cluster))}`);
-    out.push(`  ${c.kind} ${terminalName(`${c.namespace}/${c.name}`)}${c.kind === 'HelmRelease' ? ' (spec; charts are not rendered)' : ''}`);
+    out.push(`  ${c.kind} ${terminalName(`${c.namespace}/${c.name}`)}${c.note ? ` (its spec: ${terminalText(c.note)})` : ''}`);
     for (const o of c.objects) {
       out.push(`    ${SIGN[o.change]} ${terminalName(o.kind)} ${terminalName(o.namespace ? `${o.namespace}/${o.name}` : o.name)} ${o.change}`);
       if (o.change === 'changed') out.push(...o.diff.split('\n').map((l) => `        ${terminalText(l)}`));
@@ -128,7 +128,7 @@ export function reportMarkdown(r: ChangesReport, baseName: string, limit = MARKD
     if (text.length + open.length + close.length + note().length > limit) return text + note();
     text += open;
     for (const p of producers) {
-      text += `\n**${p.kind} ${markdownText(`${p.namespace}/${p.name}`)}**${p.kind === 'HelmRelease' ? ' (its spec: charts are not rendered)' : ''}\n\n`;
+      text += `\n**${p.kind} ${markdownText(`${p.namespace}/${p.name}`)}**${p.note ? ` (its spec: ${markdownText(p.note)})` : ''}\n\n`;
       for (const o of p.objects) {
         const block = `${SIGN[o.change]} ${markdownCode(objectName(o))} ${o.change}\n\n${fenced(o.diff, 'diff')}\n\n`;
         if (text.length + block.length + close.length + note().length > limit) return text + close + note();

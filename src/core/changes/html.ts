@@ -67,7 +67,7 @@ function clustersTree(changes: readonly ProducerChanges[], openObjects: boolean,
     const all = producers.flatMap((p) => p.objects);
     out.push(`<details class="cluster" open><summary>Cluster ${htmlText(cluster)}<span class="counts">${producers.length} producer(s), ${counts(all)}</span></summary>`);
     for (const p of producers) {
-      const note = p.kind === 'HelmRelease' ? ' (its spec: charts are not rendered)' : '';
+      const note = p.note ? ` (its spec: ${htmlText(p.note)})` : '';
       out.push(`<details class="producer" open><summary>${htmlText(p.kind)} ${htmlText(`${p.namespace}/${p.name}`)}${note}<span class="counts">${counts(p.objects)}</span></summary>`);
       for (const o of p.objects) out.push(objectDetails(o, openObjects, ++ids.next));
       out.push('</details>');

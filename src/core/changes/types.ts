@@ -24,6 +24,11 @@ export interface ProducerChanges {
   name: string;
   namespace: string;
   objects: ObjectChange[];
+  /**
+   * A HelmRelease compared by its spec, not by what its chart renders, and why (its chart is not at
+   * hand on a side, say); absent when its renders are compared.
+   */
+  note?: string;
 }
 
 /** A producer that builds on one side only (or on neither): its objects cannot be compared. */

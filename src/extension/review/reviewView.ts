@@ -102,7 +102,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<Node> {
         const item = new vscode.TreeItem(`${p.kind} ${p.namespace}/${p.name}`, vscode.TreeItemCollapsibleState.Expanded);
         item.id = `producer:${JSON.stringify([p.cluster, p.kind, p.namespace, p.name])}`;
         item.description = changeCounts(p.objects);
-        item.tooltip = p.kind === 'HelmRelease' ? 'Compared by its spec: charts are not rendered.' : undefined;
+        item.tooltip = p.note ? `Compared by its spec: ${p.note}` : p.kind === 'HelmRelease' ? 'What its chart renders, compared.' : undefined;
         item.iconPath = new vscode.ThemeIcon(p.kind === 'HelmRelease' ? 'package' : 'layers');
         item.contextValue = 'review:producer';
         return item;
