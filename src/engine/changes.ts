@@ -7,7 +7,7 @@ import { compareSides, type Side } from '../core/changes/report';
 import { fail, ok, type Result } from '../core/result';
 import { sideOf, type EngineRequest } from '../workflows/changes';
 import type { BuildCache } from './buildCache';
-import type { ChangeBases, ChangesAnswer, EngineSettings } from './protocol';
+import type { ChangeBases, ChangesAnswer, EngineSettings, FetchCharts } from './protocol';
 import type { HelmModelOptions } from '../render/helmModel';
 
 export interface BaseSide {
@@ -31,6 +31,8 @@ export interface BaseOptions {
   settings: EngineSettings;
   /** The chart cache the working tree's HelmReleases render from. */
   charts: HelmModelOptions | undefined;
+  /** Fetch the charts not at hand first (sideOf). */
+  fetch?: FetchCharts;
 }
 
 export const NO_GIT_READER = { message: 'this engine reads no Git repository' };
@@ -44,7 +46,7 @@ export async function changesAnswer(
 ): Promise<Result<ChangesAnswer, { message: string }>> {
   if (!reader) return fail(NO_GIT_READER);
   // The working tree first: its HelmRelease renders are in the cache the base side reads through.
-  const head = await sideOf(request, root);
+  const head = await sideOf(request, root, options.fetch);
   const b = await reader.side(root, base, options);
   if (!b.ok) return b;
   return ok({ report: compareSides(b.value.sha, b.value.side, head), baseName: b.value.name, rendered: b.value.rendered, builds: b.value.builds, helmRendered: b.value.helmRendered, helmReleases: b.value.helmReleases });

@@ -529,11 +529,11 @@ export class Engine {
       return selectionOf(at.folder, model!.appliedById.get(object.id) ?? [], log);
     },
     changeBases: async ({ root }) => (this.options.bases ? this.options.bases.bases(this.folderAt(root).root) : fail(NO_GIT_READER)),
-    changes: async ({ root, base }) => {
+    changes: async ({ root, base, fetchCharts }) => {
       this.folderAt(root);
       // The working tree first: the base side then takes from its cache every build whose inputs match.
       await this.refined();
-      return changesAnswer((m, p) => this.request(m, p), this.options.bases, root, base, { shared: this.caches.get(root), settings: this.settings, charts: this.options.charts });
+      return changesAnswer((m, p) => this.request(m, p), this.options.bases, root, base, { shared: this.caches.get(root), settings: this.settings, charts: this.options.charts, fetch: fetchCharts });
     },
   };
 

@@ -28,17 +28,17 @@ export function gitBaseReader(budgets: Budgets = DEFAULT_BUDGETS): BaseReader {
   const kept = new Map<string, { key: string; side: BaseSide }>();
   return {
     bases: (root) => withStore(root, budgets, async (store) => basesOf(store)),
-    side: (root, base, { shared, settings, charts }) =>
+    side: (root, base, { shared, settings, charts, fetch }) =>
       withStore(root, budgets, async (store, prefix) => {
         const named = base === undefined ? defaultBase(store) : { sha: resolveCommit(store, base), name: base };
-        const key = JSON.stringify([named.sha, settings.sourceRoots ?? {}, !!settings.redHatYaml]);
+        const key = JSON.stringify([named.sha, settings.sourceRoots ?? {}, !!settings.redHatYaml, !!fetch]);
         const hit = kept.get(root);
         if (hit?.key === key) return { ...hit.side, name: named.name, rendered: 0, helmRendered: 0 };
         const { engine, rendered, helmRendered } = commitEngine({ host: commitHost(store, named.sha, root, prefix), commit: named.sha, shared, budgets, charts });
         try {
           await openRefined(engine, [root], settings);
           const builds = (await engine.request('targets', { root, kind: 'Kustomization', includeInferred: true })).length;
-          const ofSide = await sideOf((m, p) => engine.request(m, p), root);
+          const ofSide = await sideOf((m, p) => engine.request(m, p), root, fetch);
           const helmReleases = ofSide.producers.filter((p) => p.kind === 'HelmRelease' && p.unrendered === undefined).length;
           const side: BaseSide = { sha: named.sha, name: named.name, side: ofSide, rendered: rendered(), builds, helmRendered: helmRendered(), helmReleases };
           kept.set(root, { key, side });

@@ -191,6 +191,14 @@ export interface HelmReleaseInstall {
     | { ok: false; atHand: boolean; message: string };
 }
 
+/**
+ * `changes` fetches the charts of HelmReleases not at hand into the chart cache first (a trusted
+ * workspace, not offline), with this environment (registry logins, where the chart cache is).
+ */
+export interface FetchCharts {
+  env?: Record<string, string | undefined>;
+}
+
 /** What an engine reports between requests. */
 export interface EngineStatus {
   /** True until the first index of every folder finished. */
@@ -299,7 +307,7 @@ export interface EngineMethods {
    * What every cluster of a folder applies differently from `base` (a ref or commit; default:
    * ChangeBases.default) to the working tree as the engine has it, unsaved buffers included.
    */
-  changes: [{ root: string; base?: string }, Result<ChangesAnswer, { message: string }>];
+  changes: [{ root: string; base?: string; fetchCharts?: FetchCharts }, Result<ChangesAnswer, { message: string }>];
 }
 
 export type EngineMethod = keyof EngineMethods;

@@ -9,15 +9,17 @@ import { githubAnnotation } from './check';
 const FORMATS = ['text', 'json', 'markdown', 'github', 'html'] as const;
 type Format = (typeof FORMATS)[number];
 
-export const CHANGES_SUMMARY = 'changes [DIR] [--base REF] [--format text|json|markdown|github|html]  what each cluster applies differently since REF (0 none, 1 changes, 2 error)';
+export const CHANGES_SUMMARY = 'changes [DIR] [--base REF] [--format text|json|markdown|github|html] [--offline]  what each cluster applies differently since REF (0 none, 1 changes, 2 error)';
 
 export async function runChanges(args: string[], io: CliIO): Promise<number> {
-  const { flags, positionals } = parseArgs(args, { values: ['format', 'base'] });
+  const { flags, positionals } = parseArgs(args, { values: ['format', 'base'], booleans: ['offline'] });
   const format = (flags.format as string | undefined) ?? 'text';
   if (!FORMATS.includes(format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not '${format}'`);
   if (positionals.length > 1) throw new UsageError('expects at most one DIR');
   const { engine, root } = await openWorkspace(positionals[0], io);
-  const answer = await engine.request('changes', { root, ...(flags.base === undefined ? {} : { base: flags.base as string }) });
+  // Charts not at hand are fetched into the chart cache, as `build hr` does, unless --offline.
+  const fetchCharts = flags.offline === true ? {} : { fetchCharts: { env: io.env } };
+  const answer = await engine.request('changes', { root, ...(flags.base === undefined ? {} : { base: flags.base as string }), ...fetchCharts });
   if (!answer.ok) throw new Error(answer.error.message);
   const { report, baseName, rendered, builds, helmRendered, helmReleases } = answer.value;
   // Changed-only: the base renders only the Kustomizations and HelmReleases whose inputs differ from the working tree's.

@@ -96,7 +96,7 @@ function applied(result: Rendered, withCrds: boolean): KubeJson[] {
 /** Why a HelmRelease's spec is compared: the first line of the reason, and the side it holds on. */
 function shortReason(reason: string, side: string | undefined): string {
   const line = reason.split('\n')[0].trim();
-  const short = line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  const short = line.length > 400 ? `${line.slice(0, 399)}…` : line;
   return side ? `${short} (${side})` : short;
 }
 

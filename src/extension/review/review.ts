@@ -74,7 +74,7 @@ export class Review implements vscode.Disposable {
         this.set({ kind: 'comparing', previous: this.answer });
         let next: ReviewState;
         try {
-          const r = await this.client.request('changes', { root: this.root, ...(this.base === undefined ? {} : { base: this.base }) });
+          const r = await this.client.request('changes', { root: this.root, ...(this.base === undefined ? {} : { base: this.base }), ...fetchCharts() });
           next = r.ok ? { kind: 'ready', answer: r.value } : { kind: 'failed', message: r.error.message, previous: this.answer };
         } catch (err) {
           next = { kind: 'failed', message: (err as Error).message, previous: this.answer };
@@ -129,4 +129,10 @@ export class ReviewStore implements vscode.Disposable {
     this.stop();
     this.changed.dispose();
   }
+}
+
+/** Charts not at hand are fetched for the comparison, as Show Drift fetches them: in a trusted workspace, unless offline. */
+function fetchCharts(): { fetchCharts?: Record<string, never> } {
+  const offline = vscode.workspace.getConfiguration('gitopsPreview').get<boolean>('charts.offline') === true;
+  return vscode.workspace.isTrusted && !offline ? { fetchCharts: {} } : {};
 }

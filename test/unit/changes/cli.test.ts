@@ -126,14 +126,14 @@ before(async () => {
 `),
   });
   fs.appendFileSync(podinfo, '  - extra.yaml\n');
-  const json = await runCliCaptured(['changes', dir, '--format', 'json'], dir);
+  const json = await runCliCaptured(['changes', dir, '--offline', '--format', 'json'], dir);
   // Only the count of base builds: ArtifactGenerator views are keyed per process, so all 8 render.
   assert.match(json.stderr, /^base [0-9a-f]{12}: 8 of 8 Kustomization build\(s\) rendered[^\n]*\n$/);
   code = json.code;
   report = JSON.parse(json.stdout) as ChangesReport;
-  markdown = (await runCliCaptured(['changes', dir, '--format', 'markdown'], dir)).stdout;
-  github = (await runCliCaptured(['changes', dir, '--format', 'github'], dir)).stdout;
-  html = (await runCliCaptured(['changes', dir, '--format', 'html'], dir)).stdout;
+  markdown = (await runCliCaptured(['changes', dir, '--offline', '--format', 'markdown'], dir)).stdout;
+  github = (await runCliCaptured(['changes', dir, '--offline', '--format', 'github'], dir)).stdout;
+  html = (await runCliCaptured(['changes', dir, '--offline', '--format', 'html'], dir)).stdout;
 });
 
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -152,6 +152,10 @@ describe('gitops-preview changes on a corpus copy', () => {
     assert.equal(hr?.change, 'changed');
     assert.match(hr!.diff, /- spec\.values\.httpRoute\.hostnames\[0\]: podinfo\.production\n\+ spec\.values\.httpRoute\.hostnames\[0\]: podinfo\.example\.com/);
     assert.equal(objectsOf('staging', 'apps').find((o) => o.kind === 'HelmRelease' && /hostnames/.test(o.diff)), undefined);
+    // Offline, its chart (from a HelmRepository on the network) is not at hand: compared by spec, and the report says so.
+    const release = report.changes.find((c) => c.cluster === 'production' && c.kind === 'HelmRelease' && c.name === 'podinfo');
+    assert.match(release?.note ?? '', /^chart podinfo@.* is not in the chart cache/);
+    assert.ok(markdown.includes('**HelmRelease podinfo/podinfo** (its spec: chart podinfo'), markdown);
   });
 
   test('a removed file removes its objects; a renamed object is removed and added; an added object is added', () => {
@@ -214,7 +218,7 @@ describe('gitops-preview changes on a corpus copy', () => {
 
   test('with everything committed and the head as base, nothing changes: exit 0', async () => {
     commitAll(dir, 'feature');
-    const r = await runCliCaptured(['changes', dir, '--base', 'feature', '--format', 'github'], dir);
+    const r = await runCliCaptured(['changes', dir, '--offline', '--base', 'feature', '--format', 'github'], dir);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /^::notice title=gitops-preview changes::0 object\(s\) differ/m);
   });

@@ -1,7 +1,8 @@
 /**
  * `gitops-preview changes` compares what HelmReleases install: each rendered on both sides from a
  * chart at hand (a real chart of ../shared/charts, in a chart cache or the workspace, with helm as
- * WebAssembly), its spec when the chart is not at hand, a render failing on one side as a failure.
+ * WebAssembly) or fetched into the chart cache (from the shared charts served as a chart repository
+ * on loopback), its spec when the chart cannot be had, a render failing on one side as a failure.
  * The base renders only the releases whose inputs differ (changed-only).
  */
 import assert from 'node:assert/strict';
@@ -12,6 +13,8 @@ import type { ChangesReport, ObjectChange } from '../../../src/core/changes/type
 import { runCliCaptured } from '../helpers';
 import { commitAll, git, tempDir, writeFiles } from '../git/gitRepo';
 import { chartCache, gotkSync, helmReleaseYaml, helmRepositoryYaml, ks, writeChartFolder } from '../engine/helmFixture';
+import { serveChartRepo } from '../../integration/chartRepo';
+import { SHARED } from '../helpers';
 
 let dir: string;
 let cacheHome: string;
@@ -19,10 +22,14 @@ let report: ChangesReport;
 let stderr: string;
 let code: number;
 let text: string;
+let offline: ChangesReport;
+let served: { base: string; close: () => Promise<void> };
 
 const dns = (values: string) => `${helmRepositoryYaml('charts')}---\n${helmReleaseYaml('external-dns', 'network', 'external-dns', values, { repo: 'charts', version: '1.21.1' })}`;
-// A version no chart cache holds: not at hand on either side.
-const elsewhere = (values: string) => helmReleaseYaml('external-dns-next', 'network', 'external-dns', values, { repo: 'charts', version: '9.9.9' });
+// The shared charts' repository on loopback: podinfo is fetched from it; no chart repository has external-dns 9.9.9.
+const servedRepository = () => helmRepositoryYaml('served').replace('http://charts.invalid/', `http://${served.base}/`);
+const elsewhere = (values: string) => helmReleaseYaml('external-dns-next', 'network', 'external-dns', values, { repo: 'served', version: '9.9.9' });
+const fetched = (values: string) => `${servedRepository()}---\n${helmReleaseYaml('podinfo-fetched', 'fetched', 'podinfo', values, { repo: 'served', version: '6.14.1' })}`;
 const web = (values: string) => helmReleaseYaml('podinfo', 'web', './charts/podinfo', values);
 const lab = (values: string) => helmReleaseYaml('podinfo-lab', 'lab', './charts/podinfo', values);
 
@@ -31,13 +38,15 @@ function objectsOf(kind: string, name: string): ObjectChange[] {
 }
 
 before(async () => {
+  served = await serveChartRepo(path.join(SHARED, 'charts', 'repo'));
   dir = tempDir('gitops-preview-changes-helm-');
   cacheHome = tempDir('gitops-preview-changes-cache-');
   chartCache(cacheHome, 'charts', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
   git(dir, 'init', '-q');
   writeFiles(dir, {
     'clusters/prod/flux-system/gotk-sync.yaml': gotkSync(),
-    'clusters/prod/apps.yaml': `${ks('dns', '  path: ./dns\n')}---\n${ks('web', '  path: ./web\n')}`,
+    'clusters/prod/apps.yaml': `${ks('dns', '  path: ./dns\n')}---\n${ks('web', '  path: ./web\n')}---\n${ks('fetched', '  path: ./fetched\n')}`,
+    'fetched/release.yaml': fetched('  values:\n    replicaCount: 1\n'),
     'dns/release.yaml': `${dns('  values:\n    logLevel: info\n')}---\n${elsewhere('  values:\n    logLevel: info\n')}`,
     'web/release.yaml': `${web('  values:\n    replicaCount: 2\n')}---\n${lab('  values:\n    replicaCount: 1\n')}`,
   });
@@ -50,6 +59,7 @@ before(async () => {
     // count of a workspace chart's; values a template cannot range over (a render failure).
     'dns/release.yaml': `${dns('  values:\n    logLevel: debug\n')}---\n${elsewhere('  values:\n    logLevel: debug\n')}`,
     'web/release.yaml': `${web('  values:\n    replicaCount: 3\n    image:\n      tag: 6.15.0\n')}---\n${lab('  values:\n    replicaCount: 1\n    podAnnotations: 5\n')}`,
+    'fetched/release.yaml': fetched('  values:\n    replicaCount: 4\n'),
     // A template edit of the workspace chart reaches both of its releases.
     'charts/podinfo/templates/service.yaml': fs.readFileSync(notes, 'utf8').replace(/^(\s*)labels:\n/m, '$1labels:\n$1  reviewed: "yes"\n'),
   });
@@ -58,9 +68,14 @@ before(async () => {
   ({ code, stderr } = json);
   report = JSON.parse(json.stdout) as ChangesReport;
   text = (await runCliCaptured(['changes', dir], dir, env)).stdout;
+  // Offline, with an empty chart cache: nothing is fetched; only the workspace chart renders.
+  const empty = tempDir('gitops-preview-changes-offline-');
+  offline = JSON.parse((await runCliCaptured(['changes', dir, '--offline', '--format', 'json'], dir, { GITOPS_PREVIEW_CACHE: empty, HOME: empty })).stdout) as ChangesReport;
+  fs.rmSync(empty, { recursive: true, force: true });
 });
 
-after(() => {
+after(async () => {
+  await served.close();
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(cacheHome, { recursive: true, force: true });
 });
@@ -82,16 +97,27 @@ describe('gitops-preview changes: HelmReleases rendered with their charts', { ti
     assert.match(objects.find((o) => o.kind === 'Service')?.diff ?? '', /^\+ metadata\.labels\.reviewed: yes$/m);
   });
 
-  test('the image bump of a rendered release is summarised', () => {
-    assert.deepEqual(report.images, [{ image: 'ghcr.io/stefanprodan/podinfo', before: ['6.14.1'], after: ['6.15.0'] }]);
+  test('the image bump of a rendered release is summarised (podinfo-fetched keeps using 6.14.1)', () => {
+    assert.deepEqual(report.images, [{ image: 'ghcr.io/stefanprodan/podinfo', before: [], after: ['6.15.0'] }]);
   });
 
   test('a release whose chart is not at hand is compared by its spec, and says why', () => {
     const c = report.changes.find((p) => p.name === 'external-dns-next');
     assert.deepEqual(c?.objects.map((o) => `${o.kind} ${o.change}`), ['HelmRelease changed']);
     assert.match(c!.objects[0].diff, /^- spec\.values\.logLevel: info\n\+ spec\.values\.logLevel: debug$/m);
-    assert.match(c!.note ?? '', /^chart external-dns@9\.9\.9 from http:\/\/charts\.invalid\/ is not in the chart cache/);
-    assert.match(text, /HelmRelease network\/external-dns-next \(its spec: chart external-dns@9\.9\.9 /);
+    assert.match(c!.note ?? '', /^HelmRelease network\/external-dns-next: chart external-dns@9\.9\.9 from http:\/\/127\.0\.0\.1:\d+\/ cannot be fetched: no version matches '9\.9\.9'/);
+    assert.match(text, /HelmRelease network\/external-dns-next \(its spec: HelmRelease network\/external-dns-next: chart external-dns@9\.9\.9 from \S+ cannot be fetched/);
+  });
+
+  test('a chart not at hand is fetched from its repository into the chart cache, then rendered on both sides', () => {
+    assert.equal(report.changes.find((c) => c.name === 'podinfo-fetched')?.note, undefined);
+    assert.match(objectsOf('HelmRelease', 'podinfo-fetched').find((o) => o.kind === 'Deployment')?.diff ?? '', /^- spec\.replicas: 1\n\+ spec\.replicas: 4$/m);
+    assert.ok(fs.readdirSync(path.join(cacheHome, 'charts')).length > 1, 'the chart cache holds the fetched chart');
+  });
+
+  test('--offline fetches nothing: releases whose chart is not at hand are compared by spec', () => {
+    const notes = offline.changes.filter((c) => c.kind === 'HelmRelease').map((c) => [c.name, c.note === undefined ? 'rendered' : /is not in the chart cache/.test(c.note) ? 'spec: not in the cache' : c.note]);
+    assert.deepEqual(notes.sort(), [['external-dns', 'spec: not in the cache'], ['external-dns-next', 'spec: not in the cache'], ['podinfo', 'rendered'], ['podinfo-fetched', 'spec: not in the cache']]);
   });
 
   test('a render failing in the working tree only is a failure, not its objects removed', () => {
@@ -101,15 +127,15 @@ describe('gitops-preview changes: HelmReleases rendered with their charts', { ti
     assert.deepEqual(objectsOf('HelmRelease', 'podinfo-lab'), []);
   });
 
-  test('the base renders only the releases whose inputs differ: here all three it can', () => {
-    assert.match(stderr, /^base [0-9a-f]{12}: 2 of 3 Kustomization build\(s\) rendered, 3 of 3 HelmRelease render\(s\)/);
+  test('the base renders only the releases whose inputs differ: here all four it can', () => {
+    assert.match(stderr, /^base [0-9a-f]{12}: 3 of 4 Kustomization build\(s\) rendered, 4 of 4 HelmRelease render\(s\)/);
   });
 
   test('nothing differs: the base takes every render from the working tree\'s cache', async () => {
     commitAll(dir, 'feature');
     const r = await runCliCaptured(['changes', dir, '--base', 'feature', '--format', 'json'], dir, { GITOPS_PREVIEW_CACHE: cacheHome, HOME: cacheHome });
     assert.equal(r.code, 0, `a release failing on both sides is no change: ${r.stdout}`);
-    assert.match(r.stderr, /: 0 of 3 Kustomization build\(s\) rendered, 0 of 3 HelmRelease render\(s\)/);
+    assert.match(r.stderr, /: 0 of 4 Kustomization build\(s\) rendered, 0 of 4 HelmRelease render\(s\)/);
     const again = JSON.parse(r.stdout) as ChangesReport;
     assert.deepEqual(again.changes, []);
     assert.deepEqual(again.failures.map((f) => [f.name, f.failed]), [['podinfo-lab', 'both']]);
