@@ -9,13 +9,14 @@
  * comments in a JSON file and logs every call.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import YAML from 'yaml';
-import { CORPORA } from '../helpers';
+import { CORPORA, SHARED } from '../helpers';
+import { serveChartRepo } from '../../integration/chartRepo';
 import { commitAll, git, tempDir, writeFiles } from '../git/gitRepo';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -115,7 +116,7 @@ function checkout(name: string): string {
 }
 
 /** The job's steps in order; after a failure the rest are skipped (Actions' default `if: success()`). */
-function runJob(ws: string, context: Record<string, string>): StepResult[] {
+async function runJob(ws: string, context: Record<string, string>): Promise<StepResult[]> {
   const { steps } = readmeWorkflow();
   const results: StepResult[] = [];
   const runnerTemp = fs.mkdtempSync(path.join(dir, 'runner-temp-'));
@@ -143,11 +144,28 @@ function runJob(ws: string, context: Record<string, string>): StepResult[] {
       GH_FAKE_LOG: logFile,
       ...stepEnv,
     };
-    const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: ws, env, encoding: 'utf8', timeout: 300_000 });
-    if (r.error) throw r.error;
+    // Not spawnSync: the chart repository this process serves must answer meanwhile.
+    const r = await runScript(script, ws, env);
     results.push({ name, outcome: r.status === 0 ? 'success' : 'failure', code: r.status ?? undefined, stdout: r.stdout, stderr: r.stderr });
   }
   return results;
+}
+
+/** `bash -eo pipefail SCRIPT` as Actions runs a step, killed after 5 minutes. */
+function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
 }
 
 const context = (baseRef = 'main') => ({ 'github.base_ref': baseRef, 'github.token': TOKEN, 'github.event.pull_request.number': String(PR) });
@@ -178,12 +196,33 @@ let ws1: string;
 let base1: string;
 let base2: string;
 
-before(() => {
+let charts: { base: string; close: () => Promise<void> };
+
+/**
+ * The corpus's chart sources made local, so that the run is hermetic: `changes` fetches charts not at
+ * hand. Its HelmRepository is the shared charts' repository on loopback (podinfo is fetched from it
+ * and rendered); its OCIRepositories point at a loopback port nothing listens on (refused at once).
+ */
+function localChartSources(root: string): void {
+  const rewrite = (rel: string, from: RegExp, to: string) => {
+    const file = path.join(root, rel);
+    const text = fs.readFileSync(file, 'utf8');
+    assert.match(text, from, rel);
+    fs.writeFileSync(file, text.replace(from, to));
+  };
+  rewrite('apps/base/podinfo/repository.yaml', /url: https:\/\/stefanprodan\.github\.io\/podinfo/, `url: http://${charts.base}/`);
+  rewrite('infrastructure/controllers/cert-manager.yaml', /url: oci:\/\/quay\.io\//, 'url: oci://127.0.0.1:9/');
+  rewrite('infrastructure/controllers/envoy-gateway.yaml', /url: oci:\/\/docker\.io\//, 'url: oci://127.0.0.1:9/');
+}
+
+before(async () => {
+  charts = await serveChartRepo(path.join(SHARED, 'charts', 'repo'));
   dir = tempDir('gitops-preview-workflow-');
   origin = path.join(dir, 'origin.git');
   git(dir, 'init', '-q', '--bare', origin);
   author = path.join(dir, 'author');
   fs.cpSync(CORPUS, author, { recursive: true });
+  localChartSources(author);
   git(author, 'init', '-q');
   writeFiles(author, { 'apps/base/podinfo/worker.yaml': worker('6.5.0') });
   fs.appendFileSync(path.join(author, 'apps/base/podinfo/kustomization.yaml'), '  - worker.yaml\n');
@@ -213,7 +252,7 @@ before(() => {
   pushPullRequest();
   base1 = git(author, 'rev-parse', 'main');
   ws1 = checkout('run1');
-  run1 = runJob(ws1, context());
+  run1 = await runJob(ws1, context());
   calls1 = ghCalls();
   // Run 2: main moves on meanwhile (a change of its own), the pull request gets a second commit that breaks a build.
   git(author, 'checkout', '-q', 'main');
@@ -226,11 +265,14 @@ before(() => {
   fs.appendFileSync(controllers, '  - missing.yaml\n');
   commitAll(author, 'A resource that does not exist');
   pushPullRequest();
-  run2 = runJob(checkout('run2'), context());
+  run2 = await runJob(checkout('run2'), context());
   calls2 = ghCalls().slice(calls1.length);
 });
 
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
+after(async () => {
+  await charts.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe("the README's pull-request workflow, run as Actions would", () => {
   test('its shape: pull_request, permission to comment, a full-history checkout, then the run steps', () => {
@@ -250,6 +292,8 @@ describe("the README's pull-request workflow, run as Actions would", () => {
     assert.match(compare, /^::notice title=gitops-preview changes::2 object\(s\) differ in 2 producer\(s\) of 2 cluster\(s\): 0 added, 0 removed, 2 changed; findings 0 introduced, 0 fixed; 1 image\(s\) changed$/m, show(run1));
     assert.doesNotMatch(compare, /^::(error|warning)/m);
     assert.match(fs.readFileSync(path.join(ws1, 'changes.md'), 'utf8'), /^### GitOps changes/);
+    // podinfo's chart was fetched from the loopback chart repository and rendered on both sides, unchanged.
+    assert.match(run1[1].stderr, /^base [0-9a-f]{12}: \d+ of \d+ Kustomization build\(s\) rendered, 0 of 2 HelmRelease render\(s\)/m, show(run1));
   });
 
   test('first push: no comment of its own yet, so one is POSTed: the marker, then the markdown report', () => {
@@ -295,9 +339,9 @@ describe("the README's pull-request workflow, run as Actions would", () => {
     assert.match(run2[1].stdout, /^::notice title=gitops-preview changes::/m);
   });
 
-  test('an error (a base branch not in the clone): the comparison step fails with exit 2 and says why; nothing is posted', () => {
+  test('an error (a base branch not in the clone): the comparison step fails with exit 2 and says why; nothing is posted', async () => {
     const before = ghCalls().length;
-    const run = runJob(checkout('run3'), context('release-1.x'));
+    const run = await runJob(checkout('run3'), context('release-1.x'));
     assert.deepEqual(run.map((r) => `${r.outcome} ${r.code ?? ''}`), ['skipped ', 'failure 2', 'skipped '], show(run));
     assert.match(run[1].stdout + run[1].stderr, /^gitops-preview changes: .*origin\/release-1\.x/m, show(run));
     assert.equal(ghCalls().length, before);
