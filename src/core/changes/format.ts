@@ -56,7 +56,7 @@ export function reportText(r: ChangesReport, baseName: string): string {
   }
   if (r.images.length) {
     out.push('images');
-    for (const i of r.images) out.push(`  ${terminalName(i.image)}: ${terminalText(i.before.join(', ') || '(none)')} → ${terminalText(i.after.join(', ') || '(none)')}`);
+    for (const i of r.images) out.push(`  ${terminalName(i.image)}: ${terminalText(i.before.join(', ') || '(none)')} → ${terminalText(i.after.join(', ') || '(none)')}${i.kept ? ` (${terminalText(i.kept.join(', '))} still in use)` : ''}`);
   }
   for (const [title, list] of [
     ['findings introduced', r.findings.introduced],
@@ -112,8 +112,8 @@ export function reportMarkdown(r: ChangesReport, baseName: string, limit = MARKD
     head.push('');
   }
   if (r.images.length) {
-    head.push('#### Images', '', '| image | before | after |', '| --- | --- | --- |');
-    for (const i of r.images) head.push(`| ${markdownCode(i.image)} | ${i.before.map(markdownCode).join(' ')} | ${i.after.map(markdownCode).join(' ')} |`);
+    head.push('#### Images', '', '| image | before | after | still in use |', '| --- | --- | --- | --- |');
+    for (const i of r.images) head.push(`| ${markdownCode(i.image)} | ${i.before.map(markdownCode).join(' ')} | ${i.after.map(markdownCode).join(' ')} | ${(i.kept ?? []).map(markdownCode).join(' ')} |`);
     head.push('');
   }
   let text = head.join('\n');

@@ -153,6 +153,6 @@ function findingsSection(title: string, findings: readonly ChangedFinding[]): st
 function imagesSection(r: ChangesReport): string {
   if (!r.images.length) return '';
   const cell = (refs: readonly string[]) => (refs.length ? refs.map((x) => `<code>${htmlText(x)}</code>`).join(' ') : '<span class="empty">(none)</span>');
-  const rows = r.images.map((i) => `<tr><td><code>${htmlText(i.image)}</code></td><td>${cell(i.before)}</td><td>${cell(i.after)}</td></tr>`);
-  return `<h2>Images (${r.images.length})</h2>\n<table class="list"><tr><th>image</th><th>before</th><th>after</th></tr>\n${rows.join('\n')}\n</table>`;
+  const rows = r.images.map((i) => `<tr><td><code>${htmlText(i.image)}</code></td><td>${cell(i.before)}</td><td>${cell(i.after)}</td><td>${cell(i.kept ?? [])}</td></tr>`);
+  return `<h2>Images (${r.images.length})</h2>\n<table class="list"><tr><th>image</th><th>before</th><th>after</th><th>still in use</th></tr>\n${rows.join('\n')}\n</table>`;
 }

@@ -51,7 +51,8 @@ export function imageChanges(before: readonly string[], after: readonly string[]
     const now = a.get(repo) ?? new Set<string>();
     const gone = [...was].filter((v) => !now.has(v)).sort();
     const come = [...now].filter((v) => !was.has(v)).sort();
-    if (gone.length || come.length) out.push({ image: repo, before: gone, after: come });
+    const kept = [...now].filter((v) => was.has(v)).sort();
+    if (gone.length || come.length) out.push({ image: repo, before: gone, after: come, ...(kept.length ? { kept } : {}) });
   }
   return out.sort((x, y) => x.image.localeCompare(y.image));
 }

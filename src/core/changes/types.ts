@@ -50,6 +50,8 @@ export interface ImageChange {
   image: string;
   before: string[];
   after: string[];
+  /** References of this repository in use on both sides (another workload keeps the old tag, say); absent when none. */
+  kept?: string[];
 }
 
 export interface ChangesReport {

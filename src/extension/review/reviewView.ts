@@ -155,7 +155,7 @@ export class ReviewTreeProvider implements vscode.TreeDataProvider<Node> {
       case 'image': {
         const i = node.image;
         const item = new vscode.TreeItem(i.image, vscode.TreeItemCollapsibleState.None);
-        item.description = `${i.before.join(', ') || '(none)'} → ${i.after.join(', ') || '(none)'}`;
+        item.description = `${i.before.join(', ') || '(none)'} → ${i.after.join(', ') || '(none)'}${i.kept ? ` (${i.kept.join(', ')} still in use)` : ''}`;
         item.iconPath = new vscode.ThemeIcon('package');
         return item;
       }

@@ -4,7 +4,8 @@
  * working tree. "GitOps: Review Changes…" against the upstream lists that Deployment under its
  * cluster and Kustomization, the status bar sums it up, a click opens the diff editor with the
  * base on one side and the working tree on the other; an unsaved edit of another file joins the
- * review without a save.
+ * review without a save; an unsaved values edit of a HelmRelease shows what its chart renders
+ * differently.
  */
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -17,6 +18,7 @@ import { e2eEnv } from '../lib/env';
 const DEMO = path.resolve(__dirname, '../../../examples/demo-repo');
 const WEB = 'apps/demo/web.yaml';
 const CONFIG = 'apps/demo/web-config.yaml';
+const HELLO = 'apps/demo/hello-release.yaml';
 
 let wb: Workbench;
 let repo: string;
@@ -139,4 +141,38 @@ test('an unsaved edit of another file joins the review, and leaves it when undon
   await wb.page.keyboard.press('Control+S');
   await wb.page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'detached', timeout: 15_000 });
   assert.equal(fs.readFileSync(path.join(repo, CONFIG), 'utf8'), original);
+});
+
+test('a values edit of a HelmRelease: what its chart renders differently, under the HelmRelease', async () => {
+  const original = fs.readFileSync(path.join(repo, HELLO), 'utf8');
+  const line = original.split('\n').findIndex((l) => l.trim() === 'message: Hello from Helm') + 1;
+  assert.ok(line > 0, 'the demo HelmRelease is not as this scenario expects');
+  await wb.openFile(HELLO);
+  await wb.goToLineEnd(line);
+  for (let i = 0; i < 'Helm'.length; i++) await wb.page.keyboard.press('Backspace');
+  await wb.page.keyboard.type('review');
+
+  const pane = wb.viewPane('Review');
+  const rendered = pane.locator('.monaco-list-row', { hasText: 'ConfigMap demo/hello-message' }).first();
+  await rendered.waitFor({ timeout: 120_000 }).catch(async (err: Error) => {
+    await wb.screenshot('09-review-helm-failed');
+    throw new Error(`${err.message}; the editor shows:\n${await wb.editorText()}\n${await wb.diagnose('Review')}`);
+  });
+  const rows = (await wb.settledTreeRows('Review')).join('\n');
+  for (const want of ['HelmRelease demo/hello', 'ConfigMap demo/hello-message', 'Deployment demo/hello']) assert.ok(rows.includes(want), `no "${want}" in the Review view:\n${rows}`);
+  await rendered.click();
+  const diff = wb.page.locator('.monaco-diff-editor').first();
+  const working = await wb.until('the rendered ConfigMap, edited', async () => {
+    const m = (await diff.locator('.editor.modified .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    return m.includes('Hello from review') ? m : undefined;
+  }, 30_000);
+  assert.match(working, /message: Hello from review/);
+  await wb.screenshot('09-review-helm');
+
+  await wb.openFile(HELLO);
+  await wb.goToLineEnd(line);
+  for (let i = 0; i < 'review'.length; i++) await wb.page.keyboard.press('Backspace');
+  await wb.page.keyboard.type('Helm');
+  await rendered.waitFor({ state: 'detached', timeout: 60_000 });
+  assert.equal(fs.readFileSync(path.join(repo, HELLO), 'utf8'), original, 'the edit was saved');
 });

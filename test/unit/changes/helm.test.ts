@@ -98,7 +98,8 @@ describe('gitops-preview changes: HelmReleases rendered with their charts', { ti
   });
 
   test('the image bump of a rendered release is summarised (podinfo-fetched keeps using 6.14.1)', () => {
-    assert.deepEqual(report.images, [{ image: 'ghcr.io/stefanprodan/podinfo', before: [], after: ['6.15.0'] }]);
+    assert.deepEqual(report.images, [{ image: 'ghcr.io/stefanprodan/podinfo', before: [], after: ['6.15.0'], kept: ['6.14.1'] }]);
+    assert.match(text, /^  ghcr\.io\/stefanprodan\/podinfo: \(none\) → 6\.15\.0 \(6\.14\.1 still in use\)$/m);
   });
 
   test('a release whose chart is not at hand is compared by its spec, and says why', () => {

@@ -306,7 +306,8 @@ describe("the README's pull-request workflow, run as Actions would", () => {
     assert.ok(text.startsWith(`${MARKER}\n### GitOps changes against \`${base1.slice(0, 12)}\` (origin/main)\n`), text.slice(0, 200));
     assert.equal(text, `${MARKER}\n${fs.readFileSync(path.join(ws1, 'changes.md'), 'utf8').replace(/\n+$/, '')}\n`);
     assert.match(text, /^\*\*2 object\\\(s\\\) differ in 2 producer\\\(s\\\) of 2 cluster\\\(s\\\)[^\n]*1 image\\\(s\\\) changed\*\*$/m);
-    assert.match(text, /^\| `ghcr\.io\/stefanprodan\/podinfo` \| `6\.5\.0` \| `6\.6\.0` \|$/m);
+    // 6.14.1: the podinfo chart's own Deployment, rendered on both sides.
+    assert.match(text, /^\| `ghcr\.io\/stefanprodan\/podinfo` \| `6\.5\.0` \| `6\.6\.0` \| `6\.14\.1` \|$/m);
     assert.match(text, /\+ spec\.template\.spec\.containers\[name=worker\]\.image: ghcr\.io\/stefanprodan\/podinfo:6\.6\.0/);
     for (const c of run1Calls) assert.equal(c.token, TOKEN, 'github.token reaches gh as GH_TOKEN');
     assert.equal(run1Calls[1].argv.filter((a) => a.includes(TOKEN)).length, 0, 'the token goes in GH_TOKEN, not the command line');
