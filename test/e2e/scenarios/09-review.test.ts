@@ -167,7 +167,9 @@ test('a values edit of a HelmRelease: what its chart renders differently, under 
     return m.includes('Hello from review') ? m : undefined;
   }, 30_000);
   assert.match(working, /message: Hello from review/);
-  await wb.screenshot('09-review-helm');
+  await wb.dismissNotifications();
+  const shot = await wb.screenshot('review-helm');
+  if (process.env.E2E_UPDATE_SCREENSHOTS === '1') fs.copyFileSync(shot, path.resolve(__dirname, '../../../media/screenshots/review-helm.png'));
 
   await wb.openFile(HELLO);
   await wb.goToLineEnd(line);
