@@ -237,6 +237,8 @@ export class Engine {
   }
 
   private refining: Promise<void> | undefined;
+  /** Callers of refinedBuilds waiting for the current round's Kustomization builds. */
+  private buildsWaiters: (() => void)[] = [];
   /** A flush waiting for the builds it started early to be sent (flush). */
   private early: NodeJS.Immediate | undefined;
   private refineWanted = false;
@@ -245,6 +247,21 @@ export class Engine {
    * Settles when every folder's builds are done for the current files: renders what is pending,
    * then sends the refined tree and diagnostics. Inputs meanwhile make it go round again.
    */
+  /**
+   * Settles when every folder's Kustomization builds are done for the current files, without
+   * waiting for the HelmRelease renders that follow them (a command that needs no chart's render).
+   */
+  refinedBuilds(): Promise<void> {
+    if (!this.options.builds) return Promise.resolve();
+    const done = new Promise<void>((resolve) => this.buildsWaiters.push(resolve));
+    void this.refined();
+    return done;
+  }
+
+  private buildsRefined(): void {
+    for (const resolve of this.buildsWaiters.splice(0)) resolve();
+  }
+
   refined(): Promise<void> {
     if (!this.options.builds) return Promise.resolve();
     this.refineWanted = true;
@@ -267,6 +284,7 @@ export class Engine {
           }
           if (this.refineWanted) continue;
           this.published();
+          this.buildsRefined();
           // Then what the HelmReleases install (seconds per chart render on a cold cache): its
           // diagnostics follow when any answer changed.
           let changed = false;
@@ -284,6 +302,7 @@ export class Engine {
         }
       } finally {
         this.refining = undefined;
+        this.buildsRefined();
       }
     })();
     return this.refining;

@@ -43,10 +43,14 @@ export function nodeEngine(options: { debounceMs?: number; budgets?: Budgets; en
  * Opens folders and waits until every Kustomization build is done: the one way the CLI (and any
  * batch caller) reaches the answers the editor shows once its engine has settled.
  */
-export async function openRefined(engine: Engine, roots: readonly string[], settings: EngineSettings = {}): Promise<void> {
+/**
+ * Opens `roots` and waits for their builds: with `helm`, the HelmRelease renders too (what the
+ * model holds of each chart); without, the Kustomization builds only.
+ */
+export async function openRefined(engine: Engine, roots: readonly string[], settings: EngineSettings = {}, { helm = true }: { helm?: boolean } = {}): Promise<void> {
   // Nothing is shown before the builds are done, so the instance may start beside the parse even
   // where that slows the parse (Engine.open does so only with cores to spare).
   prestartKustomize();
   engine.open(roots, settings);
-  await engine.refined();
+  await (helm ? engine.refined() : engine.refinedBuilds());
 }

@@ -51,7 +51,8 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
   const timeout = flags.timeout === undefined ? undefined : Number(flags.timeout);
   if (timeout !== undefined && !(timeout > 0)) throw new UsageError(`--timeout must be a positive number of seconds`);
 
-  const { engine, root } = await openWorkspace(dir, io);
+  // `build hr` renders its release itself: no command here waits for the model's HelmRelease renders.
+  const { engine, root } = await openWorkspace(dir, io, { helm: false });
   await reportParseErrors(engine, root, io);
   // As the flux CLI: -n defaults to flux-system.
   const namespace = (flags.namespace as string | undefined) ?? 'flux-system';

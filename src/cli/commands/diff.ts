@@ -37,7 +37,8 @@ export async function runDiff(args: string[], io: CliIO): Promise<number> {
   }
   const namespace = (flags.namespace as string | undefined) ?? 'flux-system';
 
-  const { engine, root } = await openWorkspace(dir, io);
+  // A HelmRelease's drift renders it itself: no wait for the model's HelmRelease renders.
+  const { engine, root } = await openWorkspace(dir, io, { helm: false });
   await reportParseErrors(engine, root, io);
   const target = await pickTarget(engine, root, kind, name, namespace, flags.cluster as string | undefined, { includeInferred: false });
   const subject = await engine.request('driftSubject', { target });

@@ -207,6 +207,21 @@ test('the engine sends what the HelmRelease renders change once they are done; c
   engine.dispose();
 });
 
+test('refinedBuilds settles with the Kustomization builds, before the HelmRelease renders (build ks does not wait for charts)', { timeout: 300_000 }, async () => {
+  const root = writeRepo('builds-first');
+  const cacheDir = chartCache(tmp.dir, 'cache-builds-first', 'external-dns', '1.21.1', 'external-dns-1.21.1.tgz');
+  const engine = new Engine({ host: diskHost, builds: true, debounceMs: 0, charts: { cacheDir }, buildOptions: () => ({ sha256, remotes: ['https://example.com/fleet.git'], checkout: { branch: 'main' } }) });
+  engine.open([root]);
+  await engine.refinedBuilds();
+  const installs = async () => (await engine.request('treeJson', { root })).helmReleases.map((h) => `${h.name} ${h.installs === null ? 'pending' : 'rendered'}`).sort();
+  const builds = await engine.request('treeJson', { root });
+  assert.ok(builds.kustomizations.length >= 3);
+  assert.deepEqual(await installs(), ['external-dns pending', 'podinfo pending']);
+  await engine.refined();
+  assert.deepEqual(await installs(), ['external-dns rendered', 'podinfo rendered']);
+  engine.dispose();
+});
+
 test("a chart's templated CRDs are installed whatever install.crds says; a cached entry of another shape is rendered again", { timeout: 300_000 }, async () => {
   const root = path.join(tmp.dir, 'templated').split(path.sep).join('/');
   const files: Record<string, string> = {
