@@ -30,14 +30,23 @@ const installKey = (t: { cluster: string; namespace: string; name: string }) => 
  */
 async function fetchMissingCharts(request: EngineRequest, root: string, fetch: FetchCharts): Promise<Map<string, string>> {
   const why = new Map<string, string>();
-  const fetched = new Set<string>();
+  // One fetch per chart: releases of the same chart share its "not at hand" message, and its failure.
+  const fetched = new Map<string, string | undefined>();
   for (const { target, install } of await request('helmInstalls', { root })) {
-    if (install.ok || install.atHand || fetched.has(install.message)) continue;
-    fetched.add(install.message);
-    const r = await request('render', { target, allowNetwork: true, ...(fetch.env ? { env: fetch.env } : {}) });
-    if (!r.ok && FETCH_FAILURES.has(r.error.kind)) why.set(installKey(target), r.error.message);
+    if (install.ok || install.atHand) continue;
+    if (!fetched.has(install.message)) {
+      const r = await request('render', { target, allowNetwork: true, ...(fetch.env ? { env: fetch.env } : {}) });
+      fetched.set(install.message, !r.ok && FETCH_FAILURES.has(r.error.kind) ? chartFailure(r.error.message) : undefined);
+    }
+    const failure = fetched.get(install.message);
+    if (failure) why.set(installKey(target), failure);
   }
   return why;
+}
+
+/** A fetch failure without the release it was met for (`HelmRelease ns/name: chart … cannot be fetched: …`): other releases of the chart share it. */
+function chartFailure(message: string): string {
+  return message.replace(/^HelmRelease [^:\s]+: /, '');
 }
 
 export async function producersOf(request: EngineRequest, root: string, fetchFailures: ReadonlyMap<string, string> = new Map()): Promise<Producer[]> {
