@@ -49,6 +49,10 @@ function ksLabel(ks: KustomizationNode): string {
 /** Checks that need no process: whether the workspace holds everything the build reads. */
 export function kustomizationInputsProblem(ws: Workspace, ks: KustomizationNode): Result<SourceView, RenderError> {
   const label = ksLabel(ks);
+  if (ks.source.kind === 'none') {
+    // Flux rejects it too; a parent's patch that would set one applies only once that parent builds.
+    return fail('unavailable', `${label}: it has no spec.sourceRef here, so there is nothing to build (a patch of its parent that sets one applies only when that parent builds).`);
+  }
   if (ks.source.kind !== 'view') {
     return fail('unavailable', `${label}: its source ${ks.source.description} is not in this workspace, so it cannot be built locally.`);
   }

@@ -66,16 +66,27 @@ export function reportText(r: ChangesReport, baseName: string): string {
     out.push(title);
     for (const f of list) out.push(`  ${terminalText(findingLine(f))}`);
   }
-  if (r.failures.length) {
+  const [oneSide, bothSides] = splitFailures(r);
+  if (oneSide.length) {
     out.push('failed builds (their objects are not compared)');
-    for (const f of r.failures) {
+    for (const f of oneSide) {
       const [first, ...rest] = f.message.split('\n');
-      out.push(`  ✗ ${terminalName(f.kind)} ${terminalName(`${f.namespace}/${f.name}`)} in ${terminalName(f.cluster)} fails ${f.failed === 'head' ? 'in the working tree' : f.failed === 'base' ? 'at the base' : 'on both sides'}: ${terminalText(first)}`);
+      out.push(`  ✗ ${terminalName(f.kind)} ${terminalName(`${f.namespace}/${f.name}`)} in ${terminalName(f.cluster)} fails ${f.failed === 'head' ? 'in the working tree' : 'at the base'}: ${terminalText(first)}`);
       out.push(...rest.map((l) => `      ${terminalText(l)}`));
     }
   }
+  if (bothSides.length) {
+    // Not this change's doing: one line each.
+    out.push(`failing on both sides, as before this change (${bothSides.length})`);
+    for (const f of bothSides) out.push(`  · ${terminalName(f.kind)} ${terminalName(`${f.namespace}/${f.name}`)} in ${terminalName(f.cluster)}: ${terminalText(f.message.split('\n')[0])}`);
+  }
   out.push(summaryLine(r));
   return out.join('\n') + '\n';
+}
+
+/** Failures this change makes or mends, and those it leaves as they were (failing on both sides). */
+function splitFailures(r: ChangesReport): [ChangesReport['failures'], ChangesReport['failures']] {
+  return [r.failures.filter((f) => f.failed !== 'both'), r.failures.filter((f) => f.failed === 'both')];
 }
 
 function indented(text: string): string {
@@ -95,12 +106,18 @@ function fenced(text: string, info: string): string {
 
 export function reportMarkdown(r: ChangesReport, baseName: string, limit = MARKDOWN_LIMIT): string {
   const head: string[] = [`### GitOps changes against ${markdownCode(r.base.slice(0, 12))} (${markdownText(baseName)})`, '', `**${markdownText(summaryLine(r))}**`, ''];
-  if (r.failures.length) {
+  const [oneSide, bothSides] = splitFailures(r);
+  if (oneSide.length) {
     head.push('#### Failed builds (their objects are not compared)', '');
-    for (const f of r.failures) {
-      head.push(`- ${markdownText(f.kind)} ${markdownCode(`${f.namespace}/${f.name}`)} in ${markdownCode(f.cluster)} fails ${f.failed === 'head' ? 'with this change' : f.failed === 'base' ? 'at the base (fixed by this change)' : 'on both sides'}:`, '', indented(fenced(f.message, 'text')), '');
+    for (const f of oneSide) {
+      head.push(`- ${markdownText(f.kind)} ${markdownCode(`${f.namespace}/${f.name}`)} in ${markdownCode(f.cluster)} fails ${f.failed === 'head' ? 'with this change' : 'at the base (fixed by this change)'}:`, '', indented(fenced(f.message, 'text')), '');
     }
     head.push('');
+  }
+  if (bothSides.length) {
+    head.push(`<details><summary>${bothSides.length} build(s) fail on both sides, as before this change</summary>`, '');
+    for (const f of bothSides) head.push(`- ${markdownText(f.kind)} ${markdownCode(`${f.namespace}/${f.name}`)} in ${markdownCode(f.cluster)}: ${markdownText(f.message.split('\n')[0])}`);
+    head.push('', '</details>', '');
   }
   for (const [title, list] of [
     ['Findings introduced', r.findings.introduced],
