@@ -6,19 +6,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { childCpuMs } from './childProcess';
 import { SCHEMA_TEMPLATE } from './jsonSchemas';
+import { testToolBin } from './testTools';
 
 /** KUBECONFORM_BIN, else the test tools' cached build; throws with how to build it. */
 export function kubeconformBin(): string {
-  let bin = process.env.KUBECONFORM_BIN;
-  if (!bin) {
-    const out = execFileSync('bash', [path.join(__dirname, '../test/cluster/tools-env.sh'), '--print'], { encoding: 'utf8', timeout: 10_000 });
-    bin = out.split('\n').find((l) => l.startsWith('KUBECONFORM_BIN='))?.slice('KUBECONFORM_BIN='.length);
-  }
-  if (!bin || !fs.existsSync(bin)) {
-    throw new Error(`kubeconform is not built (${bin ?? 'KUBECONFORM_BIN unset'}): run \`bash test/cluster/build.sh kubeconform\` (or \`make tools\`), or set KUBECONFORM_BIN`);
-  }
-  return bin;
+  return testToolBin('KUBECONFORM_BIN', 'kubeconform');
 }
 
 export function kubeconformVersion(bin: string): string {
@@ -112,12 +106,4 @@ export function runKubeconform(bin: string, schemaDir: string, target: string, w
 function leafErrors(msg: string): string[] {
   const leaves = [...msg.matchAll(/- at '([^']*)': (.*?)(?= +- at '|$)/g)].map((m) => `${m[1]}: ${m[2].trim()}`);
   return leaves.length ? leaves.filter((l) => !l.endsWith(': validation failed')) : [msg];
-}
-
-/** The children's line of bash's `times` (`0m6.030s 0m0.210s`), in ms. */
-function childCpuMs(stderr: string): number {
-  const lines = stderr.trim().split('\n');
-  const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(lines[lines.length - 1] ?? '');
-  if (!m) throw new Error(`no CPU times from bash: ${stderr}`);
-  return (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000;
 }

@@ -11,6 +11,12 @@ export interface CachedRefinement {
   readonly build: KustomizationBuild;
   /** How the build used each path of its source (see RecordedBuild.reads). */
   readonly reads: Readonly<Record<string, ReadKind>>;
+  /**
+   * A whole build's render warnings (with `build.objects`, the render itself), so that a render
+   * request can be answered from a reopened cache instead of building again. Absent for a failed
+   * build, a build redone in part, and entries written before it was kept: those build again.
+   */
+  readonly warnings?: readonly string[];
 }
 
 const READ_KINDS: ReadonlySet<unknown> = new Set<ReadKind>(['stat', 'list', 'file']);
@@ -18,8 +24,9 @@ const READ_KINDS: ReadonlySet<unknown> = new Set<ReadKind>(['stat', 'list', 'fil
 /** `value` as a CachedRefinement, or why it is not one. */
 export function asCachedRefinement(value: unknown): CachedRefinement | string {
   if (!isRecord(value)) return 'not an object';
-  const { build, reads } = value;
+  const { build, reads, warnings } = value;
   if (!isRecord(reads) || !Object.values(reads).every((k) => READ_KINDS.has(k))) return 'reads are not a map of read kinds';
+  if (warnings !== undefined && !(Array.isArray(warnings) && warnings.every((w) => typeof w === 'string'))) return 'warnings are not a list of strings';
   if (!isRecord(build)) return 'no build';
   if (build.ok === false) {
     return typeof build.message === 'string' && typeof build.reportable === 'boolean' ? (value as unknown as CachedRefinement) : 'a failed build without its message';

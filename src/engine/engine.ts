@@ -634,8 +634,21 @@ export class Engine {
   private node(target: TargetRef): TargetNode | undefined {
     const folder = this.folderOf(target.root);
     if (!folder) return undefined;
-    return targetNodes(folder.model(), folder.root, true).find((t) => matches(t.ref, target))?.node;
+    return nodesOf(folder.model(), folder.root).find((t) => matches(t.ref, target))?.node;
   }
+}
+
+/**
+ * A model's targets (inferred included), listed once per model and root: `changes` asks for each of
+ * a repository's targets in turn, and listing them all for each (targetNodes) made that quadratic.
+ */
+const listedNodes = new WeakMap<RepoModel, { root: string; nodes: ReturnType<typeof targetNodes> }>();
+function nodesOf(model: RepoModel, root: string): ReturnType<typeof targetNodes> {
+  const hit = listedNodes.get(model);
+  if (hit?.root === root) return hit.nodes;
+  const nodes = targetNodes(model, root, true);
+  listedNodes.set(model, { root, nodes });
+  return nodes;
 }
 
 /** `promise`, or sooner when `signal` aborts. */

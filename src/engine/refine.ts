@@ -14,7 +14,7 @@ import { fluxKustomizationText, kustomizationInputsProblem, renderKustomizationR
 import { Allowance, DEFAULT_BUDGETS, describeMs, type Budgets } from '../core/budgets';
 import { sameMap, syntheticFiles } from '../render/baseFiles';
 import type { SourceView } from '../core/model/view';
-import type { RenderOptions, RenderResult } from '../render/types';
+import type { RenderedObject, RenderOptions, RenderResult } from '../render/types';
 import { fail } from '../render/errors';
 import type { BuildCache } from './buildCache';
 import { asCachedRefinement } from './cachedRefinement';
@@ -42,7 +42,7 @@ interface LiveBuild {
   /**
    * The whole build's render, warnings included, as `renderKustomization` gives it with the
    * refinement's options: a render request may take it instead of building again. Absent for a build
-   * redone in part or taken from the persisted cache.
+   * redone in part, or taken from a cache entry that has no warnings (CachedRefinement.warnings).
    */
   readonly rendered?: RenderResult;
 }
@@ -153,7 +153,9 @@ export class Refiner {
     const state: SourceState = { ws: this.ws, view: node.source.view, overrides: this.overrides, generated: generated.value };
     if (!readsHold(state, cached.reads)) return stale;
     const watched = watchedPaths(node.source.view, value.reads);
-    this.live.set(key, { build: value.build, files: watched.files, dirs: watched.dirs, anyChange: false, recorded: { reads: value.reads, generated: generated.value } });
+    // A whole build's render is its objects and warnings: a render request takes it as it takes a build of this session.
+    const rendered = value.build.ok && value.warnings ? { rendered: { objects: value.build.objects as unknown as RenderedObject[], warnings: [...value.warnings] } } : {};
+    this.live.set(key, { build: value.build, files: watched.files, dirs: watched.dirs, anyChange: false, recorded: { reads: value.reads, generated: generated.value }, ...rendered });
     return value.build;
   };
 
@@ -332,7 +334,7 @@ export class Refiner {
     const state: SourceState = { ws: this.ws, view, overrides: this.overrides, generated: recorded.generated };
     const watched = watchedPaths(view, recorded.reads);
     this.live.set(key, { build, files: watched.files, dirs: watched.dirs, anyChange: false, recorded: { reads: recorded.reads, generated: recorded.generated }, ...(r.ok ? { rendered: r.value } : {}) });
-    this.cache.set(key, { reads: readDigests(state, recorded.reads), value: { build, reads: recorded.reads } });
+    this.cache.set(key, { reads: readDigests(state, recorded.reads), value: { build, reads: recorded.reads, ...(r.ok ? { warnings: r.value.warnings } : {}) } });
   }
 
   /**

@@ -4,7 +4,7 @@
 # Idempotent: a binary that already exists is not rebuilt. Progress and timings go to
 # stderr; the final NAME=path lines (same as tools-env.sh --print) go to stdout.
 #
-#   bash test/cluster/build.sh                      # all: kube-apiserver etcd kustomize helm flux registry kubeconform
+#   bash test/cluster/build.sh                      # all: kube-apiserver etcd kustomize helm flux registry kubeconform flate
 #   bash test/cluster/build.sh kustomize helm       # only some
 #
 # Environment: GITOPS_PREVIEW_CACHE (cache root), GITOPS_BUILD_PARALLELISM (go build -p,
@@ -92,6 +92,13 @@ run_build() {
       (cd "$out" && GOBIN="$out" go install "${buildflags[@]}" -ldflags "-s -w -X main.version=$version" \
         "github.com/yannh/kubeconform/cmd/kubeconform@$version")
       ;;
+    flate)
+      # Its go.mod needs Go >= 1.27: this build alone runs with GOTOOLCHAIN pinned (the go
+      # command fetches that toolchain from the module proxy). -X main.version as its releases do.
+      (cd "$out" && GOTOOLCHAIN="$GITOPS_FLATE_GOTOOLCHAIN" GOBIN="$out" go install "${buildflags[@]}" \
+        -ldflags "-s -w -X main.version=${version#v}" \
+        "github.com/home-operations/flate/cmd/flate@$version")
+      ;;
     *)
       log "unknown tool: $name"
       return 1
@@ -128,7 +135,7 @@ build_one() {
 tools=("$@")
 if [[ ${#tools[@]} -eq 0 ]]; then
   # kube-apiserver first: slowest, and etcd then reuses most of its build cache.
-  tools=(kube-apiserver etcd kustomize helm flux registry kubeconform)
+  tools=(kube-apiserver etcd kustomize helm flux registry kubeconform flate)
 fi
 
 timings=()
@@ -142,7 +149,8 @@ for t in "${tools[@]}"; do
     flux) build_one flux "$GITOPS_FLUX_VERSION" "$FLUX_BIN" ;;
     registry) build_one registry "$GITOPS_REGISTRY_VERSION" "$REGISTRY_BIN" ;;
     kubeconform) build_one kubeconform "$GITOPS_KUBECONFORM_VERSION" "$KUBECONFORM_BIN" ;;
-    *) log "unknown tool: $t (expected kube-apiserver, etcd, kustomize, helm, flux, registry, kubeconform)"; exit 2 ;;
+    flate) build_one flate "$GITOPS_FLATE_VERSION" "$FLATE_BIN" ;;
+    *) log "unknown tool: $t (expected kube-apiserver, etcd, kustomize, helm, flux, registry, kubeconform, flate)"; exit 2 ;;
   esac
 done
 if [[ ${#timings[@]} -gt 0 ]]; then

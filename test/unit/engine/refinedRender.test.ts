@@ -12,6 +12,7 @@ import { renderKustomization } from '../../../src/render/index';
 import { targetNodes } from '../../../src/engine/targets';
 import type { KustomizationNode } from '../../../src/core/model/graph';
 import type { TargetRef } from '../../../src/engine/protocol';
+import type { BuildCache, CachedBuild } from '../../../src/engine/buildCache';
 import { fluxRepo } from './fixture';
 
 const ROOT = '/repo';
@@ -19,6 +20,24 @@ const ROOT = '/repo';
 /** An engine over `files` that builds its Kustomizations (as the extension's and the CLI's do). */
 function engineOf(files: Record<string, string>): Engine {
   return new Engine({ host: memoryHost(ROOT, files), debounceMs: 0, builds: true, buildOptions: () => ({ sha256: (s) => createHash('sha256').update(s).digest('hex') }) });
+}
+
+/** A build cache kept as JSON text, as a persisted one is read back by a reopened workspace (or the next CLI run). */
+function jsonCache(entries = new Map<string, string>()): BuildCache & { dispose(): void; entries: Map<string, string> } {
+  return {
+    entries,
+    get: (key) => (entries.has(key) ? (JSON.parse(entries.get(key)!) as CachedBuild) : undefined),
+    set: (key, entry) => void entries.set(key, JSON.stringify(entry)),
+    drop: (key) => void entries.delete(key),
+    get size() {
+      return entries.size;
+    },
+    dispose: () => undefined,
+  };
+}
+
+function engineWithCache(files: Record<string, string>, cache: BuildCache & { dispose(): void }): Engine {
+  return new Engine({ host: memoryHost(ROOT, files), debounceMs: 0, builds: true, buildCache: () => cache, buildOptions: () => ({ sha256: (s) => createHash('sha256').update(s).digest('hex') }) });
 }
 
 /** Counts the kustomize module's leases (every build takes one) while `run` runs. */
@@ -185,5 +204,52 @@ test("the open's builds substitute as the repository's kustomize-controller does
     assert.equal(lenient.slot, 'built', Object.keys(extra)[0]);
     assert.ok(lenient.render.ok);
     assert.equal((lenient.render.value.objects.find((o) => o.metadata.name === 'dashboard')?.data as { uid?: string } | undefined)?.uid, 'prometheus-');
+  }
+});
+
+test('a reopened build cache answers renders without building, equal to a new build; an entry without warnings builds again', async () => {
+  const files = fluxRepo();
+  const entries = new Map<string, string>();
+  const first = engineWithCache(files, jsonCache(entries));
+  let expected: unknown[] = [];
+  let targets: TargetRef[] = [];
+  try {
+    first.open([ROOT]);
+    await first.refined();
+    targets = (await first.request('targets', { root: ROOT, includeInferred: true })).filter((t) => t.kind === 'Kustomization');
+    expected = await Promise.all(targets.map((target) => first.request('render', { target, allowNetwork: false })));
+  } finally {
+    first.dispose();
+  }
+  assert.ok(targets.length >= 3 && entries.size >= 3);
+  const reopened = engineWithCache(files, jsonCache(entries));
+  try {
+    const asked = await builds(async () => {
+      reopened.open([ROOT]);
+      await reopened.refined();
+      return Promise.all(targets.map((target) => reopened.request('render', { target, allowNetwork: false })));
+    });
+    assert.equal(asked.builds, 0, 'every build and render from the cache');
+    assert.deepEqual(asked.value, expected);
+  } finally {
+    reopened.dispose();
+  }
+  // Entries written before warnings were kept: the build is reused, a render builds.
+  const old = new Map([...entries].map(([k, v]) => {
+    const e = JSON.parse(v) as { reads: unknown; value: Record<string, unknown> };
+    delete e.value.warnings;
+    return [k, JSON.stringify(e)];
+  }));
+  const older = engineWithCache(files, jsonCache(old));
+  try {
+    older.open([ROOT]);
+    const opened = await builds(() => older.refined());
+    assert.equal(opened.builds, 0);
+    const [apps] = targets.filter((t) => t.name === 'apps');
+    const rendered = await builds(() => older.request('render', { target: apps, allowNetwork: false }));
+    assert.equal(rendered.builds, 1);
+    assert.deepEqual(rendered.value, expected[targets.indexOf(apps)]);
+  } finally {
+    older.dispose();
   }
 });
