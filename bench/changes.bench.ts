@@ -168,9 +168,9 @@ export async function run(): Promise<string> {
     const baseline = path.join(tmp, 'baseline');
     git(repo, 'worktree', 'add', '-q', '--detach', baseline, 'main');
     const ours = (edit: Edit, cache: (i: number) => string): Command => ({
-      name: 'ours: `gitops-preview changes --base main --format text`',
+      name: 'ours: `gitops-preview changes --base main --format text --offline`',
       bin: process.execPath,
-      args: () => [cli, 'changes', repo, '--base', 'main', '--format', 'text'],
+      args: () => [cli, 'changes', repo, '--base', 'main', '--format', 'text', '--offline'],
       env: (i) => ({ GITOPS_PREVIEW_CACHE: cache(i) }),
       ok: [1],
       expect: edit.ours,
