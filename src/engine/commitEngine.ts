@@ -1,8 +1,10 @@
 /**
  * An engine over a commit's tree (node/git/treeHost.ts) under the working tree's root path, so
  * every build has the key it has in the working tree: a Kustomization whose reads hold at the
- * commit is taken from the working tree's build cache, not rendered again (changed-only). Its
- * own builds stay in memory: written to the shared cache they would evict the working tree's.
+ * commit is taken from the working tree's build cache, not rendered again (changed-only). Its own
+ * Kustomization builds stay in memory: a build's key names the Kustomization, not its inputs, so
+ * written to the shared cache they would replace the working tree's. Its HelmRelease renders are
+ * keyed by all their inputs: those are written through, and the next comparison takes them.
  */
 import type { Budgets } from '../core/budgets';
 import type { WorkspaceHost } from '../core/workspace/host';
@@ -37,7 +39,7 @@ export function commitEngine(options: { host: WorkspaceHost; commit: string; sha
   return { engine, rendered: () => rendered, helmRendered: () => helmRendered };
 }
 
-/** Reads the shared cache, writes only its own. */
+/** Reads the shared cache; writes HelmRelease renders through to it (see above), the rest only to its own. */
 function readThrough(shared: BuildCache | undefined, onSet: (key: string) => void): BuildCache & { dispose(): void } {
   const own = new MemoryBuildCache();
   return {
@@ -45,6 +47,7 @@ function readThrough(shared: BuildCache | undefined, onSet: (key: string) => voi
     set: (key: string, entry: CachedBuild) => {
       onSet(key);
       own.set(key, entry);
+      if (key.startsWith(HELM_CACHE_PREFIX)) shared?.set(key, entry);
     },
     drop: (key: string) => own.drop(key),
     get size() {

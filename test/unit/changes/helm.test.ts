@@ -15,6 +15,7 @@ import { commitAll, git, tempDir, writeFiles } from '../git/gitRepo';
 import { chartCache, gotkSync, helmReleaseYaml, helmRepositoryYaml, ks, writeChartFolder } from '../engine/helmFixture';
 import { serveChartRepo } from '../../integration/chartRepo';
 import { SHARED } from '../helpers';
+import { DEFAULT_SAVE_DELAY_MS } from '../../../src/engine/persistentBuildCache';
 
 let dir: string;
 let cacheHome: string;
@@ -22,6 +23,7 @@ let report: ChangesReport;
 let stderr: string;
 let code: number;
 let text: string;
+let textStderr: string;
 let offline: ChangesReport;
 let served: { base: string; close: () => Promise<void> };
 
@@ -68,7 +70,9 @@ before(async () => {
   const json = await runCliCaptured(['changes', dir, '--format', 'json'], dir, env);
   ({ code, stderr } = json);
   report = JSON.parse(json.stdout) as ChangesReport;
-  text = (await runCliCaptured(['changes', dir], dir, env)).stdout;
+  // As a second command would find it: the first one's build cache saved (after its quiet period; a CLI process saves on exit).
+  await new Promise((resolve) => setTimeout(resolve, DEFAULT_SAVE_DELAY_MS + 1500));
+  ({ stdout: text, stderr: textStderr } = await runCliCaptured(['changes', dir], dir, env));
   // Offline, with an empty chart cache: nothing is fetched; only the workspace chart renders.
   const empty = tempDir('gitops-preview-changes-offline-');
   offline = JSON.parse((await runCliCaptured(['changes', dir, '--offline', '--format', 'json'], dir, { GITOPS_PREVIEW_CACHE: empty, HOME: empty })).stdout) as ChangesReport;
@@ -133,6 +137,11 @@ describe('gitops-preview changes: HelmReleases rendered with their charts', { ti
 
   test('the base renders only the releases whose inputs differ: here all four it can', () => {
     assert.match(stderr, /^base [0-9a-f]{12}: 3 of 4 Kustomization build\(s\) rendered, 4 of 4 HelmRelease render\(s\)/);
+  });
+
+  test("a second comparison takes the base's HelmRelease renders from the build cache (keyed by all their inputs)", () => {
+    // The base's Kustomization builds are redone: the cache holds the working tree's under the same keys.
+    assert.match(textStderr, /^base [0-9a-f]{12}: 3 of 4 Kustomization build\(s\) rendered, 0 of 4 HelmRelease render\(s\)/);
   });
 
   test('nothing differs: the base takes every render from the working tree\'s cache', async () => {
