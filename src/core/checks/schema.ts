@@ -7,7 +7,7 @@
  */
 import type { AppliedObject } from '../model/graph';
 import { asArray, asRecord } from '../model/objects';
-import { schemasFor, type SchemaSource } from '../schema/catalog';
+import { schemaLookup, type SchemaSource } from '../schema/catalog';
 import { schemaAtPath, validateObject, type Schema, type SchemaFinding, type SchemaPath } from '../schema/structural';
 import type { CheckContext } from './context';
 import type { Diagnostic } from './types';
@@ -28,11 +28,18 @@ const judged = new WeakMap<object, { by: readonly Schema[]; findings: SchemaFind
  * its file is a new one), its identity, the schema list (schemasFor keeps it the very same list
  * while no CRD it comes from changed) and, when a message names it, the cluster's Kubernetes version.
  */
-const reported = new WeakMap<object, { doc: YamlDoc; label: string; sources: readonly SchemaSource[]; kube: KubeVersion | undefined; diagnostics: Diagnostic[] }>();
+const reported = new WeakMap<object, { doc: YamlDoc; applied: Identity; sources: readonly SchemaSource[]; kube: KubeVersion | undefined; diagnostics: Diagnostic[] }>();
+
+/** What a finding's message names of the object. */
+type Identity = Pick<AppliedObject, 'apiVersion' | 'kind' | 'namespace' | 'name'>;
+
+const identityOf = (a: Identity): Identity => ({ apiVersion: a.apiVersion, kind: a.kind, namespace: a.namespace, name: a.name });
+const sameIdentity = (a: Identity, b: Identity) => a.apiVersion === b.apiVersion && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
 
 type KubeVersion = { version: string; origin: string };
 
 export function checkSchemas(ctx: CheckContext): void {
+  const schemasFor = schemaLookup(ctx.model, ctx.options.clusterCrds);
   for (const cluster of ctx.model.clusters) {
     let kube: KubeVersion | undefined;
     const kubeOf = () => (kube ??= clusterKubeVersion(ctx.model, cluster));
@@ -42,11 +49,10 @@ export function checkSchemas(ctx: CheckContext): void {
       // An object standing at another document (a generated ConfigMap at its Kustomization) has no node of its own.
       if (asRecord(object.doc.value)?.kind !== object.kind) continue;
       if (patchedByApplier(applied)) continue;
-      const sources = schemasFor(ctx.model, applied.apiVersion, applied.kind, ctx.options.clusterCrds);
+      const sources = schemasFor(applied.apiVersion, applied.kind);
       if (!sources.length) continue;
-      const label = `${applied.apiVersion} ${applied.kind} ${applied.namespace ?? ''}/${applied.name}`;
       const last = reported.get(object.body);
-      if (last && last.doc === object.doc && last.sources === sources && last.label === label && (!last.kube || sameKube(last.kube, kubeOf()))) {
+      if (last && last.doc === object.doc && last.sources === sources && sameIdentity(last.applied, applied) && (!last.kube || sameKube(last.kube, kubeOf()))) {
         ctx.diagnostics.push(...last.diagnostics);
         continue;
       }
@@ -55,7 +61,7 @@ export function checkSchemas(ctx: CheckContext): void {
       for (const f of findingsOf(object.body, sources)) {
         report(ctx, applied, f, sources, () => (usedKube = kubeOf()));
       }
-      reported.set(object.body, { doc: object.doc, label, sources, kube: usedKube, diagnostics: ctx.diagnostics.slice(before) });
+      reported.set(object.body, { doc: object.doc, applied: identityOf(applied), sources, kube: usedKube, diagnostics: ctx.diagnostics.slice(before) });
     }
   }
 }

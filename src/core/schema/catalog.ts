@@ -42,23 +42,38 @@ const EMPTY: Index = new Map();
  * rebuilds while the CRDs it comes from are the same parsed objects: an edit elsewhere leaves it.
  */
 export function schemasFor(model: RepoModel, apiVersion: string, kind: string, cluster?: ClusterCrds): readonly SchemaSource[] {
+  return schemaLookup(model, cluster)(apiVersion, kind);
+}
+
+/**
+ * schemasFor for one model and cluster, as a function: a check asks it for every object, so what
+ * the model and cluster decide is looked up once, and each kind once.
+ */
+export function schemaLookup(model: RepoModel, cluster?: ClusterCrds): (apiVersion: string, kind: string) => readonly SchemaSource[] {
   const lookups = lookupsOf(model, cluster);
-  const key = `${apiVersion}/${kind}`;
-  let out = lookups.get(key);
-  if (!out) {
-    out = [...bundled(key), ...(workspaceSchemas(model).get(key) ?? []), ...(chartSchemas(model).get(key) ?? []), ...((cluster && clusterSchemas(cluster).get(key)) ?? [])];
-    lookups.set(key, out);
-  }
-  return out;
+  return (apiVersion, kind) => {
+    let byKind = lookups.get(apiVersion);
+    if (!byKind) lookups.set(apiVersion, (byKind = new Map()));
+    let out = byKind.get(kind);
+    if (!out) {
+      const key = `${apiVersion}/${kind}`;
+      out = [...bundled(key), ...(workspaceSchemas(model).get(key) ?? []), ...(chartSchemas(model).get(key) ?? []), ...((cluster && clusterSchemas(cluster).get(key)) ?? [])];
+      byKind.set(kind, out);
+    }
+    return out;
+  };
 }
 
 /** Stands for "no cluster CRDs" as a WeakMap key. */
 const NO_CLUSTER = {};
 
-/** Answers of schemasFor, per workspace index, chart index and cluster CRDs (each an unchanged object while its input is). */
-const lookupsByInputs = new WeakMap<Index, WeakMap<Index, WeakMap<object, Map<string, readonly SchemaSource[]>>>>();
+/** Answers of schemasFor by apiVersion and kind. */
+type Lookups = Map<string, Map<string, readonly SchemaSource[]>>;
 
-function lookupsOf(model: RepoModel, cluster: ClusterCrds | undefined): Map<string, readonly SchemaSource[]> {
+/** Answers of schemasFor, per workspace index, chart index and cluster CRDs (each an unchanged object while its input is). */
+const lookupsByInputs = new WeakMap<Index, WeakMap<Index, WeakMap<object, Lookups>>>();
+
+function lookupsOf(model: RepoModel, cluster: ClusterCrds | undefined): Lookups {
   const workspace = workspaceSchemas(model);
   const charts = chartSchemas(model);
   let byCharts = lookupsByInputs.get(workspace);
