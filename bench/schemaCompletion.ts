@@ -80,7 +80,7 @@ export interface Answer {
 function answer(folder: Folder, place: Place): { items: number; modelMs: number } {
   const t0 = performance.now();
   if (folder.repo.workspace.readText(place.file) !== place.text) folder.repo.setBuffer(place.file, place.text);
-  const model = folder.assistModel(place.file);
+  const model = folder.assistModel(place.file, place.offset);
   const modelMs = performance.now() - t0;
   return { items: schemaCompletion(model, place.file, place.offset, (hr) => folder.chartValues(hr, model)).length, modelMs };
 }

@@ -415,8 +415,9 @@ export class Engine {
     completion: ({ file, position, text }) => {
       const at = this.at(file, text, false);
       if (!at) return [];
-      const model = at.folder.assistModel(at.file.path);
-      return schemaCompletion(model, at.file.path, at.file.lines.offset(position), (hr) => at.folder.chartValues(hr, model), this.assistOptions());
+      const offset = at.file.lines.offset(position);
+      const model = at.folder.assistModel(at.file.path, offset);
+      return schemaCompletion(model, at.file.path, offset, (hr) => at.folder.chartValues(hr, model), this.assistOptions());
     },
     codeActions: ({ file, range, text }) => {
       const at = this.at(file, text);

@@ -18,7 +18,7 @@ import { HelmRefiner, type HelmRefineResult } from './helmRefine';
 import { ChartValuesReader } from './chartValues';
 import type { ChartValues } from '../core/helm/chartValues';
 import type { ClusterCrds } from '../core/schema/clusterCrds';
-import { assistUnchanged } from '../core/schema/assist';
+import { assistUnchanged, completionReadsModel } from '../core/schema/assist';
 import { MemoryBuildCache } from './memoryBuildCache';
 import type { HelmModelOptions } from '../render/helmModel';
 
@@ -73,15 +73,16 @@ export class Folder {
   }
 
   /**
-   * The model completion in `file` answers from: the one built before the keystrokes since, when
-   * only `file` changed and not in a way completion could tell (assistUnchanged), so a keystroke's
-   * answer does not wait for the rebuild; else the current model. The caller reads the position
-   * and its context from the workspace's current parse of `file`.
+   * The model completion at `offset` in `file` answers from: the one built before the keystrokes
+   * since, when only `file` changed and the answer cannot tell (it reads the text alone,
+   * completionReadsModel, or the edit left what it reads of the model, assistUnchanged), so a
+   * keystroke's answer does not wait for the rebuild; else the current model. The caller reads the
+   * position and its context from the workspace's current parse of `file`.
    */
-  assistModel(file: string): RepoModel {
+  assistModel(file: string, offset: number): RepoModel {
     const last = this.repo.lastModel(file);
     const now = this.repo.workspace.files.get(file);
-    if (last && (!last.before || (now && assistUnchanged(last.before, now)))) return last.model;
+    if (last && (!last.before || (now && (!completionReadsModel(now, offset) || assistUnchanged(last.before, now))))) return last.model;
     return this.model();
   }
 

@@ -8,7 +8,7 @@ import type { RepoModel } from '../model/graph';
 import { asRecord, asString, type KubeObject } from '../model/objects';
 import type { SourceFile, YamlDoc } from '../yaml/document';
 import { markdownCode, markdownText } from '../escape/markdown';
-import { schemasFor } from './catalog';
+import { bundledSchemas, schemasFor } from './catalog';
 import { modelineOf } from './modeline';
 import type { ClusterCrds } from './clusterCrds';
 import { schemaAtPath, type Schema } from './structural';
@@ -139,6 +139,25 @@ export function schemaCompletion(model: RepoModel, filePath: string, offset: num
       snippet: requiredSnippet(name, s),
     }))
     .sort((a, b) => Number(b.required) - Number(a.required) || (a.label < b.label ? -1 : 1));
+}
+
+/**
+ * Whether the completion at `offset` in `file` (its current parse) reads the model beyond the
+ * schemas bundled with the product: false for a document of a Flux or built-in kind (its schema is
+ * the bundled one whatever the model holds) at a place that is neither a Flux reference's `name:`
+ * (the objects it may name) nor under `spec.values` (a HelmRelease's chart): the answer comes from
+ * the text alone then, and any model gives it.
+ */
+export function completionReadsModel(file: SourceFile, offset: number): boolean {
+  const doc = file.docs.find((d) => offset >= d.range[0] && offset <= d.range[2]);
+  const value = asRecord(doc?.value);
+  const apiVersion = asString(value?.apiVersion);
+  const kind = asString(value?.kind);
+  if (!apiVersion || !kind || !bundledSchemas(apiVersion, kind).length) return true;
+  const context = lineContext(file.text, offset);
+  if (!context) return false;
+  if (context.valueOf === 'name') return true;
+  return context.path[0] === 'spec' && context.path[1] === 'values';
 }
 
 /** How deep required fields are written out: `sourceRef` → kind, name; a required mapping inside it once more. */

@@ -85,6 +85,11 @@ function lookupsOf(model: RepoModel, cluster: ClusterCrds | undefined): Lookups 
   return lookups;
 }
 
+/** The schemas bundled with the product (Flux, built-in) for `apiVersion`/`kind`; they come first in schemasFor's list. */
+export function bundledSchemas(apiVersion: string, kind: string): readonly SchemaSource[] {
+  return bundled(`${apiVersion}/${kind}`);
+}
+
 /** The bundled schemas of a key (Flux, built-in), one list per key for the process. */
 const bundledByKey = new Map<string, readonly SchemaSource[]>();
 
