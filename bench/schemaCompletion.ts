@@ -1,6 +1,6 @@
 /**
  * Schema bench, part c: completion as the engine answers it (engine.ts `completion`: the buffer the
- * request carries set on the folder, the folder's model, then schemaCompletion with the folder's
+ * request carries set on the folder, Folder.assistModel, then schemaCompletion with the folder's
  * chart values) at places where a user asks for it in a document's `spec`: on a new line under a
  * mapping key, on a new line beside a key, and after `key: ` with the value deleted.
  */
@@ -73,13 +73,16 @@ export interface Answer {
   readonly items: number;
 }
 
-/** What engine.ts runs for a `completion` request carrying `text`; `modelMs` up to the model. */
+/**
+ * What engine.ts runs for a `completion` request carrying `text`; `modelMs` up to the model
+ * (Folder.assistModel: the last one when the edit cannot change the answer, else rebuilt).
+ */
 function answer(folder: Folder, place: Place): { items: number; modelMs: number } {
   const t0 = performance.now();
   if (folder.repo.workspace.readText(place.file) !== place.text) folder.repo.setBuffer(place.file, place.text);
-  const model = folder.model();
+  const model = folder.assistModel(place.file, place.offset);
   const modelMs = performance.now() - t0;
-  return { items: schemaCompletion(model, place.file, place.offset, (hr) => folder.chartValues(hr)).length, modelMs };
+  return { items: schemaCompletion(model, place.file, place.offset, (hr) => folder.chartValues(hr, model)).length, modelMs };
 }
 
 export function timeCompletions(folder: Folder, places: readonly Place[]): Answer[] {
@@ -89,6 +92,9 @@ export function timeCompletions(folder: Folder, places: readonly Place[]): Answe
     const again = timed(() => answer(folder, place));
     out.push({ typedMs: typed.wallMs, typedCpuMs: typed.cpuMs, modelMs: typed.value.modelMs, againMs: again.wallMs, items: typed.value.items });
     folder.repo.setBuffer(place.file, undefined);
+    // As in the editor, where the debounced update after the last keystroke rebuilt it: the next
+    // place's keystroke finds the model current.
+    folder.model();
   }
   folder.model();
   return out;

@@ -3,6 +3,7 @@ import type { WorkspaceHost } from './workspace/host';
 import { ModelBuilder, type BuildOptions, type RepoModel } from './model/graph';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets';
 import { attachHelmInstalls } from './helm/install';
+import type { SourceFile } from './yaml/document';
 
 /**
  * A workspace and its model, kept in step: edits re-parse only the changed file, and the graph is
@@ -54,6 +55,47 @@ export class Repo {
 
   /** An editor buffer changed (`undefined` when it was closed or saved). */
   setBuffer(path: string, text: string | undefined): boolean {
-    return this.workspace.setOverlay(path, text);
+    const version = this.workspace.version;
+    const tree = this.workspace.treeVersion;
+    const before = this.workspace.files.get(path);
+    const changed = this.workspace.setOverlay(path, text);
+    if (changed) this.noteEdit(path, before, version, tree);
+    return changed;
+  }
+
+  /**
+   * Since the last model was built, nothing but buffers of files it read changed (no other file,
+   * no folder, no rebuild asked for): up to which workspace version, and each edited file as that
+   * model read it.
+   */
+  private edits: { model: RepoModel; version: number; before: Map<string, SourceFile> } | undefined;
+
+  private noteEdit(path: string, before: SourceFile | undefined, version: number, tree: number): void {
+    const model = this.cached;
+    const ws = this.workspace;
+    let edits = this.edits;
+    if (model?.version === version && this.cachedGeneration === this.generation) edits = { model, version, before: new Map() };
+    const valid = edits && edits.model === model && edits.version === version && before && ws.files.has(path) && ws.treeVersion === tree && ws.version === version + 1;
+    if (!valid) {
+      this.edits = undefined;
+      return;
+    }
+    if (!edits!.before.has(path)) edits!.before.set(path, before);
+    edits!.version = ws.version;
+    this.edits = edits;
+  }
+
+  /**
+   * The model as last built, without the rebuild `model()` may do, when since then at most the
+   * buffer of `path` changed; with `before`, the file as that model read it, when it did.
+   * Undefined when anything else changed.
+   */
+  lastModel(path: string): { model: RepoModel; before?: SourceFile } | undefined {
+    const model = this.cached;
+    if (!model || this.cachedGeneration !== this.generation) return undefined;
+    if (model.version === this.workspace.version) return { model };
+    const edits = this.edits;
+    if (edits?.model !== model || edits.version !== this.workspace.version || edits.before.size !== 1 || !edits.before.has(path)) return undefined;
+    return { model, before: edits.before.get(path) };
   }
 }

@@ -19,22 +19,28 @@ const MAX_DEPTH = 3;
 const MAX_KEPT = 32;
 
 export class ChartValuesReader {
-  private readonly kept = new Map<string, { texts: string; values: ChartValues }>();
+  private readonly kept = new Map<string, { texts: string; stamps: readonly Stamp[]; values: ChartValues }>();
 
   constructor(private readonly ws: Workspace) {}
 
   /** The values knowledge of the chart in `dir`, or undefined when it has no Chart.yaml. */
   read(dir: string, depth = 0): ChartValues | undefined {
+    const subDirs = depth < MAX_DEPTH ? subchartDirs(dir) : [];
+    const kept = depth === 0 ? this.kept.get(dir) : undefined;
+    // Unchanged files are not read again (app-template's values.schema.json is 574 kB): a file
+    // outside the workspace by its size and times, a workspace file (an editor buffer) by its text.
+    const stamps = [...FILES.map((f) => this.stamp(path.join(dir, f))), subDirs.join('/')];
+    if (kept && sameStamps(kept.stamps, stamps)) return kept.values;
     const chartYaml = this.text(path.join(dir, 'Chart.yaml'));
     if (chartYaml === undefined) return undefined;
     const schema = this.text(path.join(dir, 'values.schema.json'));
     const values = this.text(path.join(dir, 'values.yaml'));
-    const subDirs = depth < MAX_DEPTH ? subchartDirs(dir) : [];
     const texts = JSON.stringify([chartYaml, schema, values, subDirs]);
-    const kept = this.kept.get(dir);
     let own: ChartValues;
-    if (kept && kept.texts === texts && depth === 0) own = kept.values;
-    else {
+    if (kept && kept.texts === texts) {
+      own = kept.values;
+      this.kept.set(dir, { ...kept, stamps });
+    } else {
       const subcharts: Record<string, ChartValues> = {};
       for (const sub of subDirs) {
         const got = this.read(path.join(dir, 'charts', sub), depth + 1);
@@ -44,11 +50,27 @@ export class ChartValuesReader {
       const meta = metaOf(chartYaml);
       own = chartValuesOf(meta ? `${meta.name}@${meta.version}` : path.basename(dir), schema, values, subcharts);
       if (depth === 0) {
+        this.kept.delete(dir);
         if (this.kept.size >= MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
-        this.kept.set(dir, { texts, values: own });
+        this.kept.set(dir, { texts, stamps, values: own });
       }
     }
     return own;
+  }
+
+  /**
+   * What tells a file's version without reading it: a workspace file's text (the workspace holds
+   * it), else the disk's size, modification and change times and inode; null when absent.
+   */
+  private stamp(file: string): Stamp {
+    const posix = file.split(path.sep).join('/');
+    if (this.ws.files.has(posix)) return this.ws.readText(posix) ?? null;
+    try {
+      const st = fs.lstatSync(file, { bigint: true });
+      return st.isFile() ? `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}` : null;
+    } catch {
+      return null;
+    }
   }
 
   /** A file's text: the workspace's (an editor buffer) for a workspace file, else the disk's, bounded. */
@@ -63,6 +85,16 @@ export class ChartValuesReader {
       return undefined;
     }
   }
+}
+
+/** The files of a chart folder `read` parses. */
+const FILES = ['Chart.yaml', 'values.schema.json', 'values.yaml'];
+
+/** A file's version (ChartValuesReader.stamp). */
+type Stamp = string | null;
+
+function sameStamps(a: readonly Stamp[], b: readonly Stamp[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** Unpacked subchart folders (charts/<name>/Chart.yaml); packaged ones (.tgz) are not opened here. */

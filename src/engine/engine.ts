@@ -433,9 +433,11 @@ export class Engine {
       return { markdown: info.markdown, range: at.file.lines.range(info.start, info.end) };
     },
     completion: ({ file, position, text }) => {
-      const at = this.at(file, text);
+      const at = this.at(file, text, false);
       if (!at) return [];
-      return schemaCompletion(at.folder.model(), at.file.path, at.file.lines.offset(position), (hr) => at.folder.chartValues(hr), this.assistOptions());
+      const offset = at.file.lines.offset(position);
+      const model = at.folder.assistModel(at.file.path, offset);
+      return schemaCompletion(model, at.file.path, offset, (hr) => at.folder.chartValues(hr, model), this.assistOptions());
     },
     codeActions: ({ file, range, text }) => {
       const at = this.at(file, text);
@@ -602,13 +604,14 @@ export class Engine {
    * The folder and parse of `file`, in step with the editor: a query that carries the editor's
    * text feeds it in first (the same path as a buffer change), so positions always match.
    */
-  private at(file: string, text: string | undefined): { folder: Folder; file: SourceFile } | undefined {
+  /** `rebuild` false: the caller picks its model (Folder.assistModel) instead of the current one being built here. */
+  private at(file: string, text: string | undefined, rebuild = true): { folder: Folder; file: SourceFile } | undefined {
     const folder = this.folderOf(file);
     if (!folder || folder.repo.workspace.isIgnored(file)) return undefined;
     if (text !== undefined && folder.repo.workspace.readText(file) !== text) this.setBuffer(file, text);
     const source = folder.repo.workspace.files.get(file);
     if (!source || (text !== undefined && source.text !== text)) return undefined;
-    folder.model();
+    if (rebuild) folder.model();
     return { folder, file: folder.repo.workspace.files.get(file)! };
   }
 

@@ -18,6 +18,7 @@ import { HelmRefiner, type HelmRefineResult } from './helmRefine';
 import { ChartValuesReader } from './chartValues';
 import type { ChartValues } from '../core/helm/chartValues';
 import type { ClusterCrds } from '../core/schema/clusterCrds';
+import { assistUnchanged, completionReadsModel } from '../core/schema/assist';
 import { MemoryBuildCache } from './memoryBuildCache';
 import type { HelmModelOptions } from '../render/helmModel';
 
@@ -65,10 +66,24 @@ export class Folder {
     this.chartValuesReader = new ChartValuesReader(this.repo.workspace);
   }
 
-  /** What the chart of `hr` says of its values (hover and completion in spec.values), when the chart is at hand. */
-  chartValues(hr: HelmReleaseNode): ChartValues | undefined {
-    const dir = this.helmRefiner?.chartDir(hr, this.model());
+  /** What the chart of `hr` (of `model`) says of its values (hover and completion in spec.values), when the chart is at hand. */
+  chartValues(hr: HelmReleaseNode, model: RepoModel = this.model()): ChartValues | undefined {
+    const dir = this.helmRefiner?.chartDir(hr, model);
     return dir ? this.chartValuesReader.read(dir) : undefined;
+  }
+
+  /**
+   * The model completion at `offset` in `file` answers from: the one built before the keystrokes
+   * since, when only `file` changed and the answer cannot tell (it reads the text alone,
+   * completionReadsModel, or the edit left what it reads of the model, assistUnchanged), so a
+   * keystroke's answer does not wait for the rebuild; else the current model. The caller reads the
+   * position and its context from the workspace's current parse of `file`.
+   */
+  assistModel(file: string, offset: number): RepoModel {
+    const last = this.repo.lastModel(file);
+    const now = this.repo.workspace.files.get(file);
+    if (last && (!last.before || (now && (!completionReadsModel(now, offset) || assistUnchanged(last.before, now))))) return last.model;
+    return this.model();
   }
 
   model(): RepoModel {

@@ -7,9 +7,11 @@
  */
 import type { AppliedObject } from '../model/graph';
 import { asArray, asRecord } from '../model/objects';
-import { schemasFor, type SchemaSource } from '../schema/catalog';
+import { schemaLookup, type SchemaSource } from '../schema/catalog';
 import { schemaAtPath, validateObject, type Schema, type SchemaFinding, type SchemaPath } from '../schema/structural';
 import type { CheckContext } from './context';
+import type { Diagnostic } from './types';
+import type { YamlDoc } from '../yaml/document';
 import { clusterKubeVersion, kubeMinor } from '../helm/kubeVersion';
 import { KUBERNETES } from '../schema/kube';
 import { closestNames } from './similar';
@@ -20,20 +22,52 @@ export const unknownValue = (v: unknown) => typeof v === 'string' && (v.includes
 /** Findings per object body, with the schemas they were judged by (an edited CRD or a chart's render changes them). */
 const judged = new WeakMap<object, { by: readonly Schema[]; findings: SchemaFinding[] }>();
 
+/**
+ * What an object body was last reported with, reused on the next run (one per keystroke) while
+ * everything the report is made of is the same: the body (the key), its document (a new parse of
+ * its file is a new one), its identity, the schema list (schemasFor keeps it the very same list
+ * while no CRD it comes from changed) and, when a message names it, the cluster's Kubernetes version.
+ */
+const reported = new WeakMap<object, { doc: YamlDoc; applied: Identity; sources: readonly SchemaSource[]; kube: KubeVersion | undefined; diagnostics: Diagnostic[] }>();
+
+/** What a finding's message names of the object. */
+type Identity = Pick<AppliedObject, 'apiVersion' | 'kind' | 'namespace' | 'name'>;
+
+const identityOf = (a: Identity): Identity => ({ apiVersion: a.apiVersion, kind: a.kind, namespace: a.namespace, name: a.name });
+const sameIdentity = (a: Identity, b: Identity) => a.apiVersion === b.apiVersion && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
+
+type KubeVersion = { version: string; origin: string };
+
 export function checkSchemas(ctx: CheckContext): void {
+  const schemasFor = schemaLookup(ctx.model, ctx.options.clusterCrds);
   for (const cluster of ctx.model.clusters) {
-    const kube = clusterKubeVersion(ctx.model, cluster);
+    let kube: KubeVersion | undefined;
+    const kubeOf = () => (kube ??= clusterKubeVersion(ctx.model, cluster));
     for (const applied of cluster.objects) {
       const object = applied.object;
       if (object.synthetic || !ctx.isReal(object.doc)) continue;
       // An object standing at another document (a generated ConfigMap at its Kustomization) has no node of its own.
       if (asRecord(object.doc.value)?.kind !== object.kind) continue;
       if (patchedByApplier(applied)) continue;
-      const sources = schemasFor(ctx.model, applied.apiVersion, applied.kind, ctx.options.clusterCrds);
+      const sources = schemasFor(applied.apiVersion, applied.kind);
       if (!sources.length) continue;
-      for (const f of findingsOf(object.body, sources)) report(ctx, applied, f, sources, kube);
+      const last = reported.get(object.body);
+      if (last && last.doc === object.doc && last.sources === sources && sameIdentity(last.applied, applied) && (!last.kube || sameKube(last.kube, kubeOf()))) {
+        ctx.diagnostics.push(...last.diagnostics);
+        continue;
+      }
+      const before = ctx.diagnostics.length;
+      let usedKube: KubeVersion | undefined;
+      for (const f of findingsOf(object.body, sources)) {
+        report(ctx, applied, f, sources, () => (usedKube = kubeOf()));
+      }
+      reported.set(object.body, { doc: object.doc, applied: identityOf(applied), sources, kube: usedKube, diagnostics: ctx.diagnostics.slice(before) });
     }
   }
+}
+
+function sameKube(a: KubeVersion, b: KubeVersion): boolean {
+  return a.version === b.version && a.origin === b.origin;
 }
 
 /**
@@ -49,7 +83,7 @@ function patchedByApplier(applied: AppliedObject): boolean {
   });
 }
 
-function findingsOf(body: Record<string, any>, sources: SchemaSource[]): SchemaFinding[] {
+function findingsOf(body: Record<string, any>, sources: readonly SchemaSource[]): SchemaFinding[] {
   const by = sources.map((s) => s.schema);
   const known = judged.get(body);
   if (known && known.by.length === by.length && known.by.every((s, i) => s === by[i])) return known.findings;
@@ -68,7 +102,7 @@ function samePath(a: SchemaPath, b: SchemaPath): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-function report(ctx: CheckContext, applied: AppliedObject, f: SchemaFinding, sources: SchemaSource[], kube: { version: string; origin: string }): void {
+function report(ctx: CheckContext, applied: AppliedObject, f: SchemaFinding, sources: readonly SchemaSource[], kubeOf: () => KubeVersion): void {
   const where = f.path.length ? f.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').slice(1) : '(top level)';
   const label = `${applied.kind} ${applied.namespace ? `${applied.namespace}/` : ''}${applied.name}`;
   const schemaName = `${sources.map((s) => s.origin).join(', ')} ${applied.kind} ${applied.apiVersion.split('/').pop()}`;
@@ -82,6 +116,7 @@ function report(ctx: CheckContext, applied: AppliedObject, f: SchemaFinding, sou
     const at = [...f.path, '\u0000'];
     const fix = near.length ? { kind: 'rename-key' as const, file: doc.file.path, docIndex: doc.index, path: mapPath, key, candidates: near.slice(0, 3) } : undefined;
     if (sources.some((s) => s.builtin)) {
+      const kube = kubeOf();
       // A cluster on a newer Kubernetes than the bundled schemas may have the field: it was added since.
       const newer = kubeMinor(kube.version) > kubeMinor(KUBERNETES.replace(/^\D+/, ''));
       const since = newer ? ` This cluster runs Kubernetes ${kube.version} (${kube.origin}), newer than the schema: if the field was added since, it is accepted.` : '';

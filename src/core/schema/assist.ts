@@ -5,10 +5,10 @@
  */
 import { isMap, isPair, isScalar, isSeq } from 'yaml';
 import type { RepoModel } from '../model/graph';
-import { asRecord, asString } from '../model/objects';
+import { asRecord, asString, type KubeObject } from '../model/objects';
 import type { SourceFile, YamlDoc } from '../yaml/document';
 import { markdownCode, markdownText } from '../escape/markdown';
-import { schemasFor } from './catalog';
+import { bundledSchemas, schemasFor } from './catalog';
 import { modelineOf } from './modeline';
 import type { ClusterCrds } from './clusterCrds';
 import { schemaAtPath, type Schema } from './structural';
@@ -141,6 +141,25 @@ export function schemaCompletion(model: RepoModel, filePath: string, offset: num
     .sort((a, b) => Number(b.required) - Number(a.required) || (a.label < b.label ? -1 : 1));
 }
 
+/**
+ * Whether the completion at `offset` in `file` (its current parse) reads the model beyond the
+ * schemas bundled with the product: false for a document of a Flux or built-in kind (its schema is
+ * the bundled one whatever the model holds) at a place that is neither a Flux reference's `name:`
+ * (the objects it may name) nor under `spec.values` (a HelmRelease's chart): the answer comes from
+ * the text alone then, and any model gives it.
+ */
+export function completionReadsModel(file: SourceFile, offset: number): boolean {
+  const doc = file.docs.find((d) => offset >= d.range[0] && offset <= d.range[2]);
+  const value = asRecord(doc?.value);
+  const apiVersion = asString(value?.apiVersion);
+  const kind = asString(value?.kind);
+  if (!apiVersion || !kind || !bundledSchemas(apiVersion, kind).length) return true;
+  const context = lineContext(file.text, offset);
+  if (!context) return false;
+  if (context.valueOf === 'name') return true;
+  return context.path[0] === 'spec' && context.path[1] === 'values';
+}
+
 /** How deep required fields are written out: `sourceRef` → kind, name; a required mapping inside it once more. */
 const SNIPPET_DEPTH = 2;
 
@@ -184,7 +203,7 @@ function chartValuesAt(model: RepoModel, doc: YamlDoc, path: Path, lookup: Chart
   if (!lookup || path.length < 3 || path[0] !== 'spec' || path[1] !== 'values' || asRecord(doc.value)?.kind !== 'HelmRelease') return undefined;
   for (const cluster of model.clusters) {
     for (const hr of cluster.helmReleases) {
-      if (hr.applied.object.doc !== doc) continue;
+      if (!atDoc(hr.applied.object, doc)) continue;
       const values = lookup(hr);
       if (values) return { values, path: path.slice(2) };
     }
@@ -252,7 +271,7 @@ function referenceNames(model: RepoModel, doc: YamlDoc, path: Path): SchemaCompl
   const kinds = written && target.kinds.includes(written) ? [written] : target.kinds;
   const out = new Map<string, SchemaCompletion & { own: boolean }>();
   for (const cluster of model.clusters) {
-    const self = cluster.objects.find((o) => o.object.doc === doc);
+    const self = cluster.objects.find((o) => atDoc(o.object, doc));
     if (!self) continue;
     const ns = self.namespace ?? 'default';
     for (const o of cluster.objects) {
@@ -274,6 +293,62 @@ function referenceNames(model: RepoModel, doc: YamlDoc, path: Path): SchemaCompl
   if (!out.size) return undefined;
   return [...out.values()].sort((a, b) => Number(b.own) - Number(a.own) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)).map(({ own: _own, ...c }) => c);
 }
+
+/**
+ * Whether `object` stands at `doc`: the same file and document index. Not the same YamlDoc object:
+ * completion may answer from the model built before the last keystrokes (assistUnchanged), whose
+ * objects hold that model's parse of the file.
+ */
+function atDoc(object: KubeObject, doc: YamlDoc): boolean {
+  return object.file === doc.file.path && object.doc.index === doc.index;
+}
+
+/** Fields of a Flux Kustomization that decide what it applies (hence the names completion offers). */
+const KUSTOMIZATION_STRUCTURE = ['path', 'sourceRef', 'components', 'patches', 'targetNamespace', 'namePrefix', 'nameSuffix', 'kubeConfig', 'postBuild', 'suspend'];
+/** Fields of a HelmRelease that decide its chart (whose values completion offers) and what it installs. */
+const HELMRELEASE_STRUCTURE = ['chart', 'chartRef', 'targetNamespace', 'releaseName', 'kubeConfig', 'postRenderers', 'suspend'];
+
+/**
+ * Whether completion in `now` (the current parse of an edited file) may answer from the model
+ * built when the file was `before`: what that model knows and completion reads (schemas, the
+ * objects a Flux reference may name, a HelmRelease's chart) is what a model rebuilt for `now` would
+ * know. So: no CustomResourceDefinition in either version (the schemas), the same documents (kind,
+ * apiVersion, name, namespace, by index), kustomize configs and Flux sources unchanged, and of Flux
+ * Kustomizations and HelmReleases the fields that decide what they apply. The position and the
+ * context are always read from `now`.
+ */
+export function assistUnchanged(before: SourceFile, now: SourceFile): boolean {
+  if (before.text.includes('CustomResourceDefinition') || now.text.includes('CustomResourceDefinition')) return false;
+  const a = before.docs;
+  const b = now.docs;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = asRecord(a[i].value);
+    const y = asRecord(b[i].value);
+    if (!x || !y) {
+      if (x || y || json(a[i].value) !== json(b[i].value)) return false;
+      continue;
+    }
+    const apiVersion = asString(x.apiVersion);
+    const kind = asString(x.kind);
+    if (apiVersion !== asString(y.apiVersion) || kind !== asString(y.kind)) return false;
+    const mx = asRecord(x.metadata);
+    const my = asRecord(y.metadata);
+    if (json(mx?.name) !== json(my?.name) || json(mx?.namespace) !== json(my?.namespace)) return false;
+    const group = apiVersion?.split('/')[0] ?? '';
+    const picked = (v: Record<string, unknown>, keys: string[]) => json(keys.map((k) => asRecord(v.spec)?.[k]));
+    if (!apiVersion || !kind || group === 'kustomize.config.k8s.io' || group === 'source.toolkit.fluxcd.io' || group === 'source.extensions.fluxcd.io') {
+      if (json(x) !== json(y)) return false;
+    } else if (group === 'kustomize.toolkit.fluxcd.io' && kind === 'Kustomization') {
+      if (picked(x, KUSTOMIZATION_STRUCTURE) !== picked(y, KUSTOMIZATION_STRUCTURE)) return false;
+    } else if (group === 'helm.toolkit.fluxcd.io' && kind === 'HelmRelease') {
+      if (picked(x, HELMRELEASE_STRUCTURE) !== picked(y, HELMRELEASE_STRUCTURE)) return false;
+    }
+  }
+  return true;
+}
+
+const json = (v: unknown) => JSON.stringify(v) ?? 'undefined';
 
 function typeName(s: Schema): string {
   if (s['x-kubernetes-int-or-string']) return 'integer or string';
