@@ -9,6 +9,7 @@ import { sideOf, type EngineRequest } from '../workflows/changes';
 import type { BuildCache } from './buildCache';
 import type { ChangeBases, ChangesAnswer, EngineSettings, FetchCharts } from './protocol';
 import type { HelmModelOptions } from '../render/helmModel';
+import type { SourceFile } from '../core/yaml/document';
 
 export interface BaseSide {
   sha: string;
@@ -33,6 +34,8 @@ export interface BaseOptions {
   charts: HelmModelOptions | undefined;
   /** Fetch the charts not at hand first (sideOf). */
   fetch?: FetchCharts;
+  /** The working tree's parse of a file (WorkspaceHost.parsed): the base parses only the files that differ. */
+  parsed?: (path: string) => SourceFile | undefined;
 }
 
 export const NO_GIT_READER = { message: 'this engine reads no Git repository' };

@@ -515,7 +515,11 @@ export class Engine {
         ...(params.kubeVersion ? { kubeVersion: params.kubeVersion } : {}),
         signal,
       };
-      return node.kind === 'Kustomization' ? renderKustomization(model, node, opts) : renderHelmRelease(model, node, opts);
+      if (node.kind !== 'Kustomization') return renderHelmRelease(model, node, opts);
+      const r = await renderKustomization(model, node, opts);
+      // Made as the refinement makes its builds: kept, so that the next request (or run) takes it.
+      if (r.ok && !params.revealSecretValues && strict === folder.strictSubstitution && folder.model() === model) folder.keepRender(node, r.value);
+      return r;
     },
     helmInstalls: async ({ root }, signal) => {
       await this.refined();
@@ -554,7 +558,13 @@ export class Engine {
       this.folderAt(root);
       // The working tree first: the base side then takes from its cache every build whose inputs match.
       await this.refined();
-      return changesAnswer((m, p) => this.request(m, p), this.options.bases, root, base, { shared: this.caches.get(root), settings: this.settings, charts: this.options.charts, fetch: fetchCharts });
+      return changesAnswer((m, p) => this.request(m, p), this.options.bases, root, base, {
+        shared: this.caches.get(root),
+        settings: this.settings,
+        charts: this.options.charts,
+        fetch: fetchCharts,
+        parsed: (path) => this.folderOf(path)?.repo.workspace.files.get(path),
+      });
     },
   };
 

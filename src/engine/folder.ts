@@ -133,6 +133,12 @@ export class Folder {
     return rendered && structuredClone(rendered);
   }
 
+  /** A render request's whole render of `node` with the refinement's options (Refiner.keepRender). */
+  keepRender(node: KustomizationNode, render: RenderResult): void {
+    const slot = this.buildSlot(node);
+    if (slot?.state === 'built') this.refiner?.keepRender(slot.key, render);
+  }
+
   /** Whether a refinement running now is yet to build `node` (its slot in the current model is pending). */
   awaitsBuild(node: KustomizationNode): boolean {
     return !!this.refiner?.refining && this.buildSlot(node)?.state === 'pending';

@@ -28,13 +28,19 @@ export function gitBaseReader(budgets: Budgets = DEFAULT_BUDGETS): BaseReader {
   const kept = new Map<string, { key: string; side: BaseSide }>();
   return {
     bases: (root) => withStore(root, budgets, async (store) => basesOf(store)),
-    side: (root, base, { shared, settings, charts, fetch }) =>
+    side: (root, base, { shared, settings, charts, fetch, parsed }) =>
       withStore(root, budgets, async (store, prefix) => {
         const named = base === undefined ? defaultBase(store) : { sha: resolveCommit(store, base), name: base };
         const key = JSON.stringify([named.sha, settings.sourceRoots ?? {}, !!settings.redHatYaml, !!fetch]);
         const hit = kept.get(root);
         if (hit?.key === key) return { ...hit.side, name: named.name, rendered: 0, helmRendered: 0 };
-        const { engine, rendered, helmRendered } = commitEngine({ host: commitHost(store, named.sha, root, prefix), commit: named.sha, shared, budgets, charts });
+        const host = commitHost(store, named.sha, root, prefix);
+        // A file the change left alone is the working tree's parse.
+        if (parsed) host.parsed = (path, text) => {
+          const file = parsed(path);
+          return file?.text === text ? file : undefined;
+        };
+        const { engine, rendered, helmRendered } = commitEngine({ host, commit: named.sha, shared, budgets, charts });
         try {
           await openRefined(engine, [root], settings);
           const builds = (await engine.request('targets', { root, kind: 'Kustomization', includeInferred: true })).length;

@@ -347,6 +347,23 @@ export class Refiner {
   }
 
   /**
+   * A render request's whole render of the build under `key` (made with the refinement's options,
+   * because this build had none kept: a cache entry written without warnings, a build redone in
+   * part): kept for the next request, and its warnings added to the cache entry when the render's
+   * objects are the build's, so that a reopened cache answers the next run's request too.
+   */
+  keepRender(key: string, render: RenderResult): void {
+    const live = this.live.get(key);
+    if (!live || live.rendered || !live.build.ok || this.stale.has(key)) return;
+    if (JSON.stringify(live.build.objects) !== JSON.stringify(render.objects)) return;
+    this.live.set(key, { ...live, rendered: structuredClone(render) });
+    const cached = this.cache.get(key);
+    const value = cached && asCachedRefinement(cached.value);
+    if (!cached || !value || typeof value === 'string' || value.warnings || value.build !== live.build && JSON.stringify(value.build) !== JSON.stringify(live.build)) return;
+    this.cache.set(key, { reads: cached.reads, value: { ...value, warnings: [...render.warnings] } });
+  }
+
+  /**
    * Starts, from the last refined model, the builds in part that the edits since then ask for, so
    * that kustomize works on them while this thread rebuilds the model (the model of an edit is
    * needed to know which builds are pending, and takes as long as a small build). The refinement

@@ -3,6 +3,8 @@
  * buffers; tests back it with an in-memory map. Synchronous on purpose: the whole model is built
  * from memory-resident text, and a sync host keeps incremental updates free of interleavings.
  */
+import type { SourceFile } from '../yaml/document';
+
 export interface DirEntry {
   name: string;
   isDirectory: boolean;
@@ -41,6 +43,11 @@ export interface WorkspaceHost {
   readBytes?(path: string, maxBytes: number): Uint8Array | number | undefined;
   /** The path with every symbolic link resolved; undefined when it cannot be resolved. Hosts without links omit it. */
   realPath?(path: string): string | undefined;
+  /**
+   * The file parsed already with exactly this text elsewhere (a commit's tree: the working tree's
+   * parse of a file the change left alone), so it is not parsed again; parsed files never change.
+   */
+  parsed?(path: string, text: string): SourceFile | undefined;
 }
 
 export function isNotRead(read: FileRead): read is FileNotRead {

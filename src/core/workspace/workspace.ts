@@ -213,7 +213,7 @@ export class Workspace {
     this.notRead.delete(path);
     if (this.overBudget?.others.delete(path)) this.describeOverBudget();
     this.held = held + text.length;
-    this.files.set(path, parseSourceFile(path, text));
+    this.files.set(path, (!this.overlays.has(path) && this.host.parsed?.(path, text)) || parseSourceFile(path, text));
   }
 
   private dropFile(path: string): void {

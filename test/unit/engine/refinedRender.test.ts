@@ -249,7 +249,23 @@ test('a reopened build cache answers renders without building, equal to a new bu
     const rendered = await builds(() => older.request('render', { target: apps, allowNetwork: false }));
     assert.equal(rendered.builds, 1);
     assert.deepEqual(rendered.value, expected[targets.indexOf(apps)]);
+    // That render is kept, and its warnings written to the entry: the next request, and the next run, build nothing.
+    const again = await builds(() => older.request('render', { target: apps, allowNetwork: false }));
+    assert.equal(again.builds, 0);
+    assert.deepEqual(again.value, rendered.value);
   } finally {
     older.dispose();
+  }
+  assert.ok([...old.values()].some((v) => 'warnings' in (JSON.parse(v) as { value: object }).value), 'the entry has its warnings again');
+  const upgraded = engineWithCache(files, jsonCache(old));
+  try {
+    upgraded.open([ROOT]);
+    await upgraded.refined();
+    const [apps] = targets.filter((t) => t.name === 'apps');
+    const next = await builds(() => upgraded.request('render', { target: apps, allowNetwork: false }));
+    assert.equal(next.builds, 0, 'the next run answers from the entry');
+    assert.deepEqual(next.value, expected[targets.indexOf(apps)]);
+  } finally {
+    upgraded.dispose();
   }
 });
