@@ -10,6 +10,7 @@ import type { Budgets } from '../core/budgets';
 import { objectsOf } from '../core/model/objects';
 import { schemaCompletion, schemaHover, type AssistOptions } from '../core/schema/assist';
 import { schemaCommentFixes } from '../core/fixes/schemaComment';
+import { redHatSchemasOf, type RedHatSchemas } from '../core/schema/redHatSchemas';
 import { describeSubstitution } from '../core/substitution/describe';
 import { quickFixes } from '../core/fixes/index';
 import { suppressionFixes } from '../core/fixes/suppress';
@@ -140,6 +141,8 @@ export class Engine {
 
   /** EngineSettings.redHatYaml of the last `open`. */
   private redHatYaml = false;
+  /** EngineSettings.redHatYamlSchemas of the last `open`, read. */
+  private redHatSchemas: RedHatSchemas | undefined;
   /** The settings of the last `open` (the base side of `changes` is read with the same). */
   private settings: EngineSettings = {};
 
@@ -158,8 +161,10 @@ export class Engine {
     }
     this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root), charts: this.options.charts } : undefined, this.options.budgets));
     this.redHatYaml = !!settings.redHatYaml;
+    this.redHatSchemas = this.redHatYaml ? redHatSchemasOf(settings.redHatYamlSchemas) : undefined;
     this.settings = settings;
     for (const f of this.folders) f.deferToRedHatYaml = this.redHatYaml;
+    for (const f of this.folders) f.redHatSchemas = this.redHatSchemas;
     for (const f of this.folders) f.clusterCrds = this.clusterCrds;
     for (const f of this.folders) f.model();
     this.indexing = false;
@@ -594,7 +599,7 @@ export class Engine {
   }
 
   private assistOptions(): AssistOptions {
-    return { besideRedHatYaml: this.redHatYaml, clusterCrds: this.clusterCrds };
+    return { besideRedHatYaml: this.redHatYaml, redHatSchemas: this.redHatSchemas, clusterCrds: this.clusterCrds };
   }
 
   private liveLookup(): LiveLookup | undefined {

@@ -3,6 +3,7 @@
  * latest check results and what was last published per file.
  */
 import { deferToRedHatYaml } from '../core/checks/redHatYaml';
+import type { RedHatSchemas } from '../core/schema/redHatSchemas';
 import { checkModel, type Diagnostic, type SuppressedDiagnostic } from '../core/checks/index';
 import { buildDependencyGraph, type DependencyGraph } from '../core/graph/index';
 import type { BuildOptions, HelmReleaseNode, KustomizationNode, RepoModel } from '../core/model/graph';
@@ -44,6 +45,8 @@ export class Folder {
    */
   /** EngineSettings.redHatYaml: schema findings under a `$schema` comment give way to that extension's. */
   deferToRedHatYaml = false;
+  /** EngineSettings.redHatYamlSchemas: so do those in files its `yaml.schemas` setting gives a schema. */
+  redHatSchemas: RedHatSchemas | undefined;
 
   constructor(
     readonly root: string,
@@ -170,7 +173,7 @@ export class Folder {
     if (!this.deferToRedHatYaml) return byFile;
     if (this.shown?.of === byFile) return this.shown.byFile;
     const shown = new Map<string, Diagnostic[]>();
-    for (const d of deferToRedHatYaml(this.model(), [...byFile.values()].flat())) {
+    for (const d of deferToRedHatYaml(this.model(), [...byFile.values()].flat(), this.redHatSchemas)) {
       const list = shown.get(d.file);
       if (list) list.push(d);
       else shown.set(d.file, [d]);

@@ -388,4 +388,9 @@ export interface EngineSettings {
    * note (core/checks/redHatYaml.ts) and schema completion and hover stay out of its way.
    */
   redHatYaml?: boolean;
+  /**
+   * Its `yaml.schemas` setting (schema → file globs), when it is enabled: files it gives a schema
+   * are its to judge, complete and hover, as under a `$schema` comment.
+   */
+  redHatYamlSchemas?: Record<string, string[] | string>;
 }

@@ -56,7 +56,7 @@ export class EngineService implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.open()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('gitopsPreview.sourceRoots')) this.open();
+        if (e.affectsConfiguration('gitopsPreview.sourceRoots') || (this.redHatYaml && e.affectsConfiguration('yaml.schemas'))) this.open();
       }),
       vscode.extensions.onDidChange(() => {
         if (redHatYamlEnabled() !== this.redHatYaml) this.open();
@@ -82,7 +82,12 @@ export class EngineService implements vscode.Disposable {
       return vscode.Disposable.from(watcher, watcher.onDidCreate(onFile), watcher.onDidChange(onFile), watcher.onDidDelete(onFile));
     });
     this.redHatYaml = redHatYamlEnabled();
-    this.client.open(roots, { sourceRoots: sourceRootsSetting(), redHatYaml: this.redHatYaml, ...(this.storageDir ? { storageDir: toPosix(this.storageDir) } : {}) });
+    this.client.open(roots, {
+      sourceRoots: sourceRootsSetting(),
+      redHatYaml: this.redHatYaml,
+      ...(this.redHatYaml ? { redHatYamlSchemas: redHatSchemasSetting() } : {}),
+      ...(this.storageDir ? { storageDir: toPosix(this.storageDir) } : {}),
+    });
     // Buffers already open and modified before activation.
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme === 'file' && doc.isDirty) this.client.buffer(toPosix(doc.uri.fsPath), doc.getText());
@@ -119,6 +124,18 @@ function sourceRootsSetting(): Record<string, string> {
   const out: Record<string, string> = {};
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
+  }
+  return out;
+}
+
+/** Red Hat YAML's `yaml.schemas` setting, plain data (the engine reads it: core/schema/redHatSchemas.ts). */
+function redHatSchemasSetting(): Record<string, string[] | string> {
+  const value = vscode.workspace.getConfiguration('yaml').get<unknown>('schemas');
+  const out: Record<string, string[] | string> = {};
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return out;
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === 'string') out[k] = v;
+    else if (Array.isArray(v)) out[k] = v.filter((g): g is string => typeof g === 'string');
   }
   return out;
 }

@@ -10,6 +10,7 @@ import type { SourceFile, YamlDoc } from '../yaml/document';
 import { markdownCode, markdownText } from '../escape/markdown';
 import { bundledSchemas, schemasFor } from './catalog';
 import { modelineOf } from './modeline';
+import { settingSchemaOf, type RedHatSchemas } from './redHatSchemas';
 import type { ClusterCrds } from './clusterCrds';
 import { schemaAtPath, type Schema } from './structural';
 import type { HelmReleaseNode } from '../model/graph';
@@ -48,8 +49,15 @@ export interface AssistOptions {
    * and hovers from the comment's schema, so only what it cannot know (workspace names) is offered.
    */
   readonly besideRedHatYaml?: boolean;
+  /** Its `yaml.schemas` setting: files it gives a schema are its to complete and hover, as under a comment. */
+  readonly redHatSchemas?: RedHatSchemas;
   /** The connected context's CRDs (or the last known ones). */
   readonly clusterCrds?: ClusterCrds;
+}
+
+/** Red Hat YAML completes and hovers this document itself (a `$schema` comment, its `yaml.schemas` setting). */
+function judgedByRedHat(model: RepoModel, doc: YamlDoc, options: AssistOptions): boolean {
+  return !!options.besideRedHatYaml && (!!modelineOf(doc) || settingSchemaOf(options.redHatSchemas, model.workspace.root, doc.file.path) !== undefined);
 }
 
 /** The schema of the document at `offset`, or undefined for a kind with no known schema. */
@@ -68,7 +76,7 @@ export function schemaHover(model: RepoModel, filePath: string, offset: number, 
   const file = model.workspace.files.get(filePath);
   if (!file) return undefined;
   const found = schemaOf(model, file, offset, options.clusterCrds);
-  if (!found || (options.besideRedHatYaml && modelineOf(found.doc))) return undefined;
+  if (!found || judgedByRedHat(model, found.doc, options)) return undefined;
   const at = keyAtOffset(found.doc, offset);
   if (!at || at.path[0] === 'metadata' || at.path[0] === 'status') return undefined;
   const chart = chartValuesAt(model, found.doc, at.path, chartValues);
@@ -104,7 +112,7 @@ export function schemaCompletion(model: RepoModel, filePath: string, offset: num
   if (!context || context.path[0] === 'metadata' || context.path[0] === 'status') return [];
   // Under a `$schema` comment Red Hat YAML completes from the comment's schema: only the names of
   // the workspace's objects, which it cannot know, are offered beside it.
-  if (options.besideRedHatYaml && modelineOf(found.doc)) return (context.valueOf === 'name' && referenceNames(model, found.doc, context.path)) || [];
+  if (judgedByRedHat(model, found.doc, options)) return (context.valueOf === 'name' && referenceNames(model, found.doc, context.path)) || [];
   const chart = chartValuesAt(model, found.doc, context.valueOf !== undefined ? [...context.path, context.valueOf] : [...context.path, ''], chartValues);
   if (chart) return valuesCompletion(chart.values, context.valueOf !== undefined ? chart.path : chart.path.slice(0, -1), context);
   if (context.valueOf === 'name') {

@@ -19,11 +19,11 @@ const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  name
 // Two documents: the first under a modeline, with a misspelt field and a reference being typed; the second without one, with the same misspelt field.
 const APPS = `---\n${MODELINE}\n${ks('apps', '  intervall: 5m\n  dependsOn:\n    - name: \n')}---\n${ks('infra', '  intervall: 5m\n')}`;
 
-function engineWith(redHatYaml: boolean): { engine: Engine; diagnostics: () => FileDiagnostics[] } {
+function engineWith(redHatYaml: boolean, redHatYamlSchemas?: Record<string, string[] | string>): { engine: Engine; diagnostics: () => FileDiagnostics[] } {
   const engine = new Engine({ host: memoryHost(ROOT, { 'clusters/prod/flux-system/gotk-sync.yaml': GOTK, 'clusters/prod/apps.yaml': APPS, 'apps/cm.yaml': CM, 'infra/cm.yaml': CM }), debounceMs: 0 });
   const events: EngineEvent[] = [];
   engine.onEvent((e) => events.push(e));
-  engine.open([ROOT], { redHatYaml });
+  engine.open([ROOT], { redHatYaml, ...(redHatYamlSchemas ? { redHatYamlSchemas } : {}) });
   return { engine, diagnostics: () => events.flatMap((e) => (e.type === 'diagnostics' ? e.files : [])) };
 }
 
@@ -65,4 +65,25 @@ test('beside Red Hat YAML, completion and hover under a $schema comment offer on
   const fields = await engine.request('completion', { file, position: { line: lineOf('  prune: true'), character: 2 } });
   assert.deepEqual(fields, []);
   engine.dispose();
+});
+
+test("beside Red Hat YAML, a file its yaml.schemas setting gives a schema is its to judge: one note per document, no schema completion or hover", async () => {
+  // As its README shows the setting: the bundled Kubernetes schema for the files matched.
+  const { engine, diagnostics } = engineWith(true, { kubernetes: ['/clusters/**/apps.yaml'], 'https://example.com/other.json': '!*.yaml' });
+  const apps = diagnostics().filter((f) => f.file.endsWith('apps.yaml')).pop()!;
+  const got = apps.diagnostics.map((d) => `${d.rule} ${d.range.start.line}`).sort();
+  // The first document keeps its comment's note; the second gets one on its first line.
+  assert.deepEqual(got, [`schema-comment ${lineOf(MODELINE)}`, `schema-comment ${lineOf('apiVersion', 1)}`].sort());
+  const note = apps.diagnostics.find((d) => d.range.start.line === lineOf('apiVersion', 1))!;
+  assert.match(note.message, /^Red Hat YAML judges this Kustomization by kubernetes \(its yaml\.schemas setting\), so 1 finding\(s\) from Flux 2\.9, .* take this file out of that setting to see them here\.$/);
+  const file = `${ROOT}/clusters/prod/apps.yaml`;
+  const line = lineOf('interval: 10m', 1);
+  assert.equal(await engine.request('hover', { file, position: { line, character: 4 } }), undefined);
+  // A file the setting does not match keeps everything; so does everything once the setting is gone.
+  const other = engineWith(true, { kubernetes: 'infra/*.yaml' });
+  const kept = other.diagnostics().filter((f) => f.file.endsWith('apps.yaml')).pop()!;
+  assert.ok(kept.diagnostics.some((d) => d.rule === 'schema-unknown-field'));
+  assert.ok(await other.engine.request('hover', { file, position: { line, character: 4 } }));
+  engine.dispose();
+  other.engine.dispose();
 });
