@@ -100,10 +100,11 @@ test('once the build-time budget is spent, each Kustomization left unbuilt is re
     // On a busy machine a build may also reach its own time limit (a build-failed error, exit 1).
     assert.notEqual(run.code, 2, run.stderr);
     const limits = run.diagnostics.filter((d) => d.rule === 'analysis-limit');
-    // Whether the root's own build fits in 1 ms depends on the machine (CI once finished it); every
-    // Kustomization under it is slower than that and is named, whether stopped or never started.
+    // Whether the root's own build, or the small `apps` one, fits in 1 ms depends on the machine (CI
+    // finished each once); the slow ones never do, and each is named, whether stopped or never started.
     for (const name of ['apps', 'slow0', 'slow1', 'slow2']) {
       const d = limits.find((l) => l.message.startsWith(`Kustomization flux-system/${name} `));
+      if (name === 'apps' && !d) continue;
       assert.ok(d, `${name} is reported: ${JSON.stringify(limits)}`);
       assert.match(d.message, /(was stopped when|was not built: the builds reached) the 1 ms build-time budget of all builds together( ran out)? \(gitops-preview --max-build-seconds raises it\)/);
     }
