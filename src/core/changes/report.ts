@@ -37,10 +37,14 @@ export interface Side {
   findings: ChangedFinding[];
 }
 
+/** A producer's identity on either side: cluster, kind, namespace, name. */
+function producerKey(p: Producer): string {
+  return JSON.stringify([p.cluster, p.kind, p.namespace, p.name]);
+}
+
 export function compareSides(base: string, before: Side, after: Side): ChangesReport {
-  const key = (p: Producer) => JSON.stringify([p.cluster, p.kind, p.namespace, p.name]);
-  const beforeBy = new Map(before.producers.map((p) => [key(p), p]));
-  const afterBy = new Map(after.producers.map((p) => [key(p), p]));
+  const beforeBy = new Map(before.producers.map((p) => [producerKey(p), p]));
+  const afterBy = new Map(after.producers.map((p) => [producerKey(p), p]));
   const changes: ProducerChanges[] = [];
   const failures: ProducerFailure[] = [];
   for (const k of new Set([...beforeBy.keys(), ...afterBy.keys()])) {
@@ -102,9 +106,9 @@ function shortReason(reason: string, side: string | undefined): string {
 
 /** Images of what the side applies: a HelmRelease's only where it renders on both sides (else its images would show as changed). */
 function sideImages(side: Side, other: Side): string[] {
-  const unrenderedElsewhere = new Set(other.producers.filter((p) => p.unrendered !== undefined).map((p) => JSON.stringify([p.cluster, p.kind, p.namespace, p.name])));
+  const unrenderedElsewhere = new Set(other.producers.filter((p) => p.unrendered !== undefined).map(producerKey));
   return side.producers.flatMap((p) =>
-    p.result.ok && p.unrendered === undefined && !unrenderedElsewhere.has(JSON.stringify([p.cluster, p.kind, p.namespace, p.name])) ? imagesOf(p.result.objects) : [],
+    p.result.ok && p.unrendered === undefined && !unrenderedElsewhere.has(producerKey(p)) ? imagesOf(p.result.objects) : [],
   );
 }
 

@@ -10,26 +10,10 @@ import { after, before, describe, test } from 'node:test';
 import type { ChangesReport, ObjectChange } from '../../../src/core/changes/types';
 import { CORPORA, runCliCaptured } from '../helpers';
 import { commitAll, git, tempDir, writeFiles } from '../git/gitRepo';
+import { worker } from './corpusEdits';
 
 const CORPUS = path.join(CORPORA, 'flux2-kustomize-helm-example');
 
-const worker = (tag: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: worker
-spec:
-  selector:
-    matchLabels: {app: worker}
-  template:
-    metadata:
-      labels: {app: worker}
-    spec:
-      containers:
-        - name: worker
-          image: ghcr.io/stefanprodan/podinfo:${tag}
-          env:
-            - {name: A, value: "1"}
-`;
 const configMap = (name: string) => `apiVersion: v1
 kind: ConfigMap
 metadata:

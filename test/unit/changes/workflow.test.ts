@@ -18,6 +18,7 @@ import YAML from 'yaml';
 import { CORPORA, SHARED } from '../helpers';
 import { serveChartRepo } from '../../integration/chartRepo';
 import { commitAll, git, tempDir, writeFiles } from '../git/gitRepo';
+import { worker } from './corpusEdits';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CORPUS = path.join(CORPORA, 'flux2-kustomize-helm-example');
@@ -171,21 +172,6 @@ function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise
 const context = (baseRef = 'main') => ({ 'github.base_ref': baseRef, 'github.token': TOKEN, 'github.event.pull_request.number': String(PR) });
 const show = (results: StepResult[]) => results.map((r) => `--- ${r.name}: ${r.outcome} ${r.code ?? ''}\n${r.stdout}${r.stderr}`).join('\n');
 
-const worker = (tag: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: worker
-spec:
-  selector:
-    matchLabels: {app: worker}
-  template:
-    metadata:
-      labels: {app: worker}
-    spec:
-      containers:
-        - name: worker
-          image: ghcr.io/stefanprodan/podinfo:${tag}
-`;
 
 let run1: StepResult[];
 let run2: StepResult[];
@@ -224,11 +210,11 @@ before(async () => {
   fs.cpSync(CORPUS, author, { recursive: true });
   localChartSources(author);
   git(author, 'init', '-q');
-  writeFiles(author, { 'apps/base/podinfo/worker.yaml': worker('6.5.0') });
+  writeFiles(author, { 'apps/base/podinfo/worker.yaml': worker('6.5.0', false) });
   fs.appendFileSync(path.join(author, 'apps/base/podinfo/kustomization.yaml'), '  - worker.yaml\n');
   commitAll(author, 'base');
   git(author, 'checkout', '-q', '-b', 'feature');
-  writeFiles(author, { 'apps/base/podinfo/worker.yaml': worker('6.6.0') });
+  writeFiles(author, { 'apps/base/podinfo/worker.yaml': worker('6.6.0', false) });
   commitAll(author, 'Bump the worker to 6.6.0');
 
   bin = path.join(dir, 'bin');
