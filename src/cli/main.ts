@@ -8,9 +8,9 @@ import { runCheck } from './commands/check';
 import { runChanges, CHANGES_SUMMARY } from './commands/changes';
 import { runGraph, GRAPH_SUMMARY } from './commands/graph';
 import { LIMITS_USAGE, takeLimits } from './limits';
-import { runWatched, serveWatched } from './watchdog';
+import { serveWatched } from './watchdog';
+import { runProcess } from './process';
 import { runReconcile, runResume, runSuspend, RECONCILE_SUMMARY, RESUME_SUMMARY, SUSPEND_SUMMARY } from './commands/reconcile';
-import { sealSharedPrototypes } from '../node/sealPrototypes';
 
 /** One line per subcommand; each lives in `commands/<name>.ts`. */
 const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
@@ -27,18 +27,6 @@ const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
 
 export function usage(): string {
   return ['usage: gitops-preview <command> [options]', '', 'commands:', ...Object.values(COMMANDS).map((c) => `  ${c.summary}`), '', LIMITS_USAGE].join('\n') + '\n';
-}
-
-/** The CLI as a process runs it: `runCli` in a worker, under the overall time and memory limits. */
-export async function runMain(argv: string[], io: CliIO): Promise<number> {
-  let watchdog;
-  try {
-    watchdog = takeLimits(argv, io.env).watchdog;
-  } catch (err) {
-    io.stderr(`gitops-preview: ${(err as Error).message}\n`);
-    return EXIT_USAGE;
-  }
-  return runWatched(argv, io, watchdog, __filename);
 }
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
@@ -63,22 +51,6 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 // The command's work runs in a worker under the overall limits (watchdog.ts); this module is that
-// worker's entry too (which seals the shared prototypes itself).
-if (!serveWatched(runCli) && require.main === module) {
-  sealSharedPrototypes();
-  const io: CliIO = {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-    cwd: process.cwd(),
-    env: process.env,
-  };
-  runMain(process.argv.slice(2), io).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`gitops-preview: ${terminalText(String((err as Error).stack ?? err))}\n`);
-      process.exitCode = EXIT_USAGE;
-    },
-  );
-}
+// worker's entry (dist/cli-worker.js), which seals the shared prototypes itself. Run from sources,
+// it is the process's entry too.
+if (!serveWatched(runCli) && require.main === module) runProcess(__filename);

@@ -17,7 +17,8 @@ export interface SourceState {
   readonly ws: Workspace;
   readonly view: SourceView;
   readonly overrides: ReadonlyMap<string, string>;
-  readonly generated: { readonly path: string; readonly text: string };
+  /** Flux's kustomization at spec.path: its path and canonical content (FluxKustomizationText.key). */
+  readonly generated: { readonly path: string; readonly key: string };
 }
 
 /** The digest of one read: a file's content hash, 'file'/'dir'/'absent' for a lookup, a folder's names. */
@@ -35,7 +36,7 @@ export function readDigest(state: SourceState, vpath: string, how: ReadKind): st
     if (genDir === vpath) names.push(generated.path.slice(genDir ? genDir.length + 1 : 0));
     return sha256([...new Set(names)].sort().join('\n'));
   }
-  if (isGenerated) return sha256(generated.text);
+  if (isGenerated) return sha256(`generated:${generated.key}`);
   if (!real) return isDir ? 'dir' : 'absent';
   return fileDigest(state, real);
 }

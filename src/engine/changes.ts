@@ -34,8 +34,11 @@ export interface BaseOptions {
   charts: HelmModelOptions | undefined;
   /** Fetch the charts not at hand first (sideOf). */
   fetch?: FetchCharts;
-  /** The working tree's parse of a file (WorkspaceHost.parsed): the base parses only the files that differ. */
-  parsed?: (path: string) => SourceFile | undefined;
+  /**
+   * A parse of this text made already (WorkspaceHost.parsed): the working tree's, or one the parse
+   * cache kept; the base parses only the files no run has parsed.
+   */
+  parsed?: (path: string, text: string) => SourceFile | undefined;
 }
 
 export const NO_GIT_READER = { message: 'this engine reads no Git repository' };

@@ -37,6 +37,7 @@ import { folderGraph, graphLive, selectionOf, selectionOfTreeNode } from './grap
 import type { HelmModelOptions } from '../render/helmModel';
 import { changesAnswer, NO_GIT_READER, type BaseReader } from './changes';
 import { helmInstallsOf, MAX_HELM_PASSES } from './helmInstalls';
+import type { ParseCache } from './parseCache';
 import { fail } from '../core/result';
 
 export interface EngineOptions {
@@ -63,6 +64,8 @@ export interface EngineOptions {
   charts?: HelmModelOptions;
   /** Where `changes` reads its base (gitBase.ts); absent: `changes` and `changeBases` answer that no repository is read. */
   bases?: BaseReader;
+  /** The parses of a folder kept from earlier runs (parseCache.ts); none: every file is parsed. */
+  parseCache?: (root: string, settings: EngineSettings, roots: readonly string[], log: (message: string) => void) => ParseCache | undefined;
 }
 
 type Handler<M extends EngineMethod> = (params: ParamsOf<M>, signal: AbortSignal) => ResultOf<M> | Promise<ResultOf<M>>;
@@ -78,6 +81,7 @@ export class Engine {
   private pending: ReturnType<typeof setTimeout> | undefined;
   private readonly host: WorkspaceHost;
   private caches = new Map<string, BuildCache & { dispose(): void }>();
+  private parseCaches = new Map<string, ParseCache>();
 
   constructor(private readonly options: EngineOptions) {
     // Counts reads so the first index can report progress.
@@ -89,6 +93,7 @@ export class Engine {
         return options.host.readFile(p, maxBytes);
       },
       ...(options.host.realPath ? { realPath: (p: string) => options.host.realPath!(p) } : {}),
+      parsed: (p, text) => options.host.parsed?.(p, text) ?? this.parseCacheOf(p)?.sourceFile(p, text),
     };
   }
 
@@ -158,6 +163,8 @@ export class Engine {
     for (const root of roots) {
       const cache = this.options.buildCache?.(root, settings, roots, (m) => this.log(m));
       if (cache) this.caches.set(root, cache);
+      const parses = this.options.parseCache?.(root, settings, roots, (m) => this.log(m));
+      if (parses) this.parseCaches.set(root, parses);
     }
     this.folders = roots.map((root) => new Folder(root, this.host, this.options.buildOptions?.(root, settings) ?? {}, this.options.builds ? { cache: this.caches.get(root), charts: this.options.charts } : undefined, this.options.budgets));
     this.redHatYaml = !!settings.redHatYaml;
@@ -356,6 +363,15 @@ export class Engine {
   private disposeCaches(): void {
     for (const c of this.caches.values()) c.dispose();
     this.caches.clear();
+    for (const c of this.parseCaches.values()) c.dispose();
+    this.parseCaches.clear();
+  }
+
+  /** The parse cache of the folder holding `file` (the innermost open root above it). */
+  private parseCacheOf(file: string): ParseCache | undefined {
+    let best: string | undefined;
+    for (const root of this.parseCaches.keys()) if ((file === root || file.startsWith(root.endsWith('/') ? root : `${root}/`)) && (!best || root.length > best.length)) best = root;
+    return best === undefined ? undefined : this.parseCaches.get(best);
   }
 
   // --- requests ----------------------------------------------------------------------------
@@ -568,7 +584,10 @@ export class Engine {
         settings: this.settings,
         charts: this.options.charts,
         fetch: fetchCharts,
-        parsed: (path) => this.folderOf(path)?.repo.workspace.files.get(path),
+        parsed: (path, text) => {
+          const file = this.folderOf(path)?.repo.workspace.files.get(path);
+          return file?.text === text ? file : this.parseCaches.get(root)?.sourceFile(path, text);
+        },
       });
     },
   };

@@ -36,10 +36,7 @@ export function gitBaseReader(budgets: Budgets = DEFAULT_BUDGETS): BaseReader {
         if (hit?.key === key) return { ...hit.side, name: named.name, rendered: 0, helmRendered: 0 };
         const host = commitHost(store, named.sha, root, prefix);
         // A file the change left alone is the working tree's parse.
-        if (parsed) host.parsed = (path, text) => {
-          const file = parsed(path);
-          return file?.text === text ? file : undefined;
-        };
+        if (parsed) host.parsed = parsed;
         const { engine, rendered, helmRendered } = commitEngine({ host, commit: named.sha, shared, budgets, charts });
         try {
           await openRefined(engine, [root], settings);

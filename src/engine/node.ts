@@ -8,6 +8,7 @@ import type { EngineSettings } from './protocol';
 import type { BaseReader } from './changes';
 import { buildCacheDir, buildCacheVersion, PersistentBuildCache } from './persistentBuildCache';
 import { maxTotalBytesFromEnv } from './buildCacheCap';
+import { ParseCache } from './parseCache';
 import { prestartKustomize } from '../render/kustomize';
 import { wasmDir } from './wasm/host';
 
@@ -32,11 +33,17 @@ function persistentCache(root: string, settings: EngineSettings, roots: readonly
   return PersistentBuildCache.open({ dir: buildCacheDir(settings.storageDir, root), version: buildCacheVersion(wasmDir()), workspaceRoots: roots, maxTotalBytes, log });
 }
 
+/** Parses kept beside the folder's persisted builds (same storage directory, same opt-out). */
+function persistentParses(root: string, settings: EngineSettings, roots: readonly string[], log: (m: string) => void): ParseCache | undefined {
+  if (!settings.storageDir || maxTotalBytesFromEnv(process.env) === 0) return undefined;
+  return ParseCache.open({ dir: buildCacheDir(settings.storageDir, root), version: buildCacheVersion(wasmDir()), workspaceRoots: roots, log });
+}
+
 /** An engine over the disk (worker and CLI), building every cluster from its root down. */
 export function nodeEngine(options: { debounceMs?: number; budgets?: Budgets; env?: NodeJS.ProcessEnv; bases?: BaseReader } = {}): Engine {
   // HelmReleases render from the user's chart cache (the one `build hr` and drift fill).
   const charts = { env: options.env ?? process.env };
-  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, buildCache: persistentCache, builds: true, budgets: options.budgets, charts, bases: options.bases });
+  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, buildCache: persistentCache, parseCache: persistentParses, builds: true, budgets: options.budgets, charts, bases: options.bases });
 }
 
 /**

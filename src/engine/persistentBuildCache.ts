@@ -262,7 +262,7 @@ export function holdsSecretValue(value: unknown): boolean {
 }
 
 /** Why `dir` may not hold the cache (inside a workspace folder), or undefined. */
-function insideWorkspace(dir: string, roots: readonly string[]): string | undefined {
+export function insideWorkspace(dir: string, roots: readonly string[]): string | undefined {
   const target = realish(dir);
   for (const root of roots) {
     const r = realish(root);

@@ -94,7 +94,10 @@ export interface KustomizeInput {
 export interface FluxKustomizationText {
   /** Its path in the source ('' root). */
   path: string;
-  text: string;
+  /** Its content as kustomize reads it: YAML, written on first read (a reused build never needs it). */
+  readonly text: string;
+  /** Its content as canonical JSON: what a build's reads record of it (the same for the same text). */
+  key: string;
   /** The kustomization asked for origin annotations itself (else they are dropped after tracking). */
   userOrigins: boolean;
   /** What producing it read from the source besides the spec: folders listed, paths looked up (generatedResources). */
@@ -121,7 +124,7 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
   let existingConfig: Record<string, unknown> | undefined;
   if (existing) {
     try {
-      const written = asRecord(parseYaml(ws.readText(existing.real) ?? '')) ?? {};
+      const written = asRecord(kustomizationValue(ws, existing.real)) ?? {};
       existingConfig = withoutFetchedInputs(written) ?? written;
     } catch (err) {
       return fail('invalid', `${existing.real}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
@@ -143,7 +146,19 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
   const userOrigins = buildMetadata.includes('originAnnotations');
   if (!userOrigins) generated.config.buildMetadata = [...buildMetadata, 'originAnnotations'];
   const path = ks.path ? `${ks.path}/${generated.fileName}` : generated.fileName;
-  return ok({ path, text: generatedText(generated.config), userOrigins, listed, looked });
+  const { key, text } = generatedText(generated.config);
+  return ok({ path, key, get text() { return text(); }, userOrigins, listed, looked });
+}
+
+/**
+ * A kustomization file's value: the workspace's parse when it read the file as one clean document
+ * (on a warm start, restored from the parse cache), else `parseYaml` of its text, which throws
+ * what is wrong. Callers copy before changing it (fluxKustomization clones it).
+ */
+function kustomizationValue(ws: Workspace, real: string): unknown {
+  const file = ws.files.get(real);
+  if (file && file.text === ws.readText(real) && file.problems.length === 0 && file.docs.length <= 1 && file.docs.every((d) => d.problems.length === 0)) return file.docs[0]?.value ?? null;
+  return parseYaml(ws.readText(real) ?? '');
 }
 
 /**
@@ -152,18 +167,21 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
  * infinities, NaN) are kept apart in the key (and strings that could look like those marks).
  */
 const generatedTexts = new Map<string, string>();
-function generatedText(config: Record<string, unknown>): string {
+function generatedText(config: Record<string, unknown>): { key: string; text: () => string } {
   const key = JSON.stringify(config, (_, v: unknown) => {
     if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return `\u0000n${Object.is(v, -0) ? '-0' : String(v)}`;
     return typeof v === 'string' && v.startsWith('\u0000') ? `\u0000s${v}` : v;
   });
-  let text = generatedTexts.get(key);
-  if (text === undefined) {
-    if (generatedTexts.size >= 256) generatedTexts.clear();
-    text = stringifyYaml(config, { lineWidth: 0 });
-    generatedTexts.set(key, text);
-  }
-  return text;
+  const text = (): string => {
+    let yaml = generatedTexts.get(key);
+    if (yaml === undefined) {
+      if (generatedTexts.size >= 256) generatedTexts.clear();
+      yaml = stringifyYaml(config, { lineWidth: 0 });
+      generatedTexts.set(key, yaml);
+    }
+    return yaml;
+  };
+  return { key, text };
 }
 
 /**

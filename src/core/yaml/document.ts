@@ -59,19 +59,48 @@ export const MAX_ALIAS_EXPANSION = 100_000;
 export const MAX_DOCUMENTS = 10_000;
 
 /**
+ * What parsing a file's text gives, without the parsed trees: enough to stand for the file's parse
+ * in another process (a persisted parse, src/engine/parseCache.ts). Plain data; a function of the
+ * text and PARSE_FORMAT alone.
+ */
+export interface FileParse {
+  readonly docs: readonly DocParse[];
+  readonly problems: readonly YamlProblem[];
+}
+
+export interface DocParse {
+  readonly range: readonly [number, number, number];
+  readonly value: unknown;
+  readonly start: number;
+  readonly end: number;
+  readonly problems: readonly YamlProblem[];
+  /** The tree is read on most checks (`${` documents, or ones with problems): parsed once and kept. */
+  readonly keep: boolean;
+}
+
+/** Changes whenever a text's FileParse could change (this file, goAliases.ts, the yaml library): persisted parses of another are not reused. */
+export const PARSE_FORMAT = 1;
+
+/**
  * A file is parsed on first access to `docs`, `problems` or `lines`: building the tree only needs
  * each document's identity, which `scanHeaders` reads from the text far faster than a full parse
  * (see docs/benchmarks.md). Everything that needs ranges or values (checks, navigation, rendering)
- * parses the file then, once.
+ * parses the file then, once. A file restored from a FileParse is parsed only when a tree is asked
+ * for (a position of a diagnostic, a navigation).
  */
 class LazySourceFile implements SourceFile {
   private parsed: { docs: YamlDoc[]; problems: YamlProblem[] } | undefined;
   private lineIndex: LineIndex | undefined;
+  private keptTrees: Document.Parsed[] | undefined;
 
   constructor(
     readonly path: string,
     readonly text: string,
-  ) {}
+    private readonly onParsed?: (parse: FileParse) => void,
+    restored?: FileParse,
+  ) {
+    if (restored) this.parsed = restore(this, restored);
+  }
 
   get isParsed(): boolean {
     return this.parsed !== undefined;
@@ -82,16 +111,33 @@ class LazySourceFile implements SourceFile {
   }
 
   get docs(): YamlDoc[] {
-    return (this.parsed ??= parseText(this)).docs;
+    return this.parse().docs;
   }
 
   get problems(): YamlProblem[] {
-    return (this.parsed ??= parseText(this)).problems;
+    return this.parse().problems;
+  }
+
+  /** The trees of a restored file's kept documents: parsed on the first read of one, then kept as a parse keeps them. */
+  trees(): Document.Parsed[] {
+    return (this.keptTrees ??= parseDocuments(this.text, documentLimitOffset(this.text)));
+  }
+
+  private parse(): { docs: YamlDoc[]; problems: YamlProblem[] } {
+    if (this.parsed) return this.parsed;
+    const { files, parse } = parseText(this);
+    this.parsed = files;
+    this.onParsed?.(parse);
+    return files;
   }
 }
 
-export function parseSourceFile(path: string, text: string): SourceFile {
-  return new LazySourceFile(path, text);
+/**
+ * A file, parsed on first use; `onParsed` hears its parse (once, when it happens). `restored` is a
+ * parse of exactly this text made before (by parseSourceFile's `onParsed`), which stands for it.
+ */
+export function parseSourceFile(path: string, text: string, options: { onParsed?: (parse: FileParse) => void; restored?: FileParse } = {}): SourceFile {
+  return new LazySourceFile(path, text, options.onParsed, options.restored);
 }
 
 /** Whether the file's YAML has been parsed already (so reading `docs` costs nothing). */
@@ -99,11 +145,17 @@ export function isParsed(file: SourceFile): boolean {
   return !(file instanceof LazySourceFile) || file.isParsed;
 }
 
-function parseText(file: SourceFile): { docs: YamlDoc[]; problems: YamlProblem[] } {
+function restore(file: LazySourceFile, parse: FileParse): { docs: YamlDoc[]; problems: YamlProblem[] } {
+  const docs = parse.docs.map((d, index) => new ParsedDoc(file, index, d.keep ? () => file.trees()[index] : undefined, d.range, d.value, d.start, d.end, [...d.problems]));
+  return { docs, problems: [...parse.problems] };
+}
+
+function parseText(file: SourceFile): { files: { docs: YamlDoc[]; problems: YamlProblem[] }; parse: FileParse } {
   const { text, lines } = file;
   const docs: YamlDoc[] = [];
   const problems: YamlProblem[] = [];
-  const result = { docs, problems };
+  const parses: DocParse[] = [];
+  const result = { files: { docs, problems }, parse: { docs: parses, problems } };
   if (text.length > MAX_FILE_BYTES) {
     problems.push({
       message: `File is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB and was not read; Flux would still apply it.`,
@@ -153,7 +205,9 @@ function parseText(file: SourceFile): { docs: YamlDoc[]; problems: YamlProblem[]
     }
     const start = node.contents?.range?.[0] ?? node.range[0];
     const keep = docProblems.length > 0 || value === undefined || text.slice(node.range[0], node.range[2]).includes('${');
-    docs.push(new ParsedDoc(file, index, keep ? node : undefined, [node.range[0], node.range[1], node.range[2]], value, start, node.range[1], docProblems));
+    const range = [node.range[0], node.range[1], node.range[2]] as const;
+    docs.push(new ParsedDoc(file, index, keep ? () => node : undefined, range, value, start, node.range[1], docProblems));
+    parses.push({ range, value, start, end: node.range[1], problems: docProblems, keep });
   });
   return result;
 }
@@ -166,7 +220,8 @@ class ParsedDoc implements YamlDoc {
   constructor(
     readonly file: SourceFile,
     readonly index: number,
-    private readonly kept: Document.Parsed | undefined,
+    /** The kept tree (see DocParse.keep); others are parsed again when asked for. */
+    private readonly kept: (() => Document.Parsed) | undefined,
     readonly range: readonly [number, number, number],
     readonly value: unknown,
     readonly start: number,
@@ -175,7 +230,7 @@ class ParsedDoc implements YamlDoc {
   ) {}
 
   get node(): Document.Parsed {
-    return this.kept ?? reparsed(this.file)[this.index];
+    return this.kept?.() ?? reparsed(this.file)[this.index];
   }
 }
 
