@@ -86,7 +86,7 @@ function bundleCli(dir: string): string {
   const wasm = path.resolve(__dirname, '../dist/wasm');
   if (!fs.existsSync(path.join(wasm, 'kustomize.wasm'))) throw new Error(`${wasm}/kustomize.wasm is missing: run \`make build\` first`);
   esbuild.buildSync({
-    entryPoints: { cli: path.resolve(__dirname, '../src/cli/main.ts'), 'wasm-worker': path.resolve(__dirname, '../src/engine/wasm/worker.ts') },
+    entryPoints: { cli: path.resolve(__dirname, '../src/cli/launch.ts'), 'cli-worker': path.resolve(__dirname, '../src/cli/main.ts'), 'wasm-worker': path.resolve(__dirname, '../src/engine/wasm/worker.ts') },
     bundle: true,
     format: 'cjs',
     platform: 'node',

@@ -328,6 +328,8 @@ export class Engine {
   }
 
   private publishDiagnostics(): void {
+    // No one to tell (a CLI command asks for what it needs): the checks are not run for nothing.
+    if (this.listeners.length === 0) return;
     const t0 = performance.now();
     const files = this.folders.flatMap((f) => {
       try {

@@ -1,5 +1,5 @@
 /**
- * The engine's worker thread (bundled as dist/engineWorker.js): indexing, model builds, checks and
+ * The engine's worker thread (bundled as dist/engineWorkerBundle.js, loaded by dist/engineWorker.js): indexing, model builds, checks and
  * renders run here, never on the editor's extension host thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
