@@ -3,7 +3,7 @@
  * repository (a Git clone of bjw-s-labs-home-ops): `gitops-preview build ks radarr -n downloads` with warm
  * caches (its build, parses and code cache kept by an uncounted first run) against `flux build ks` of the same
  * Kustomization (v2.9, test/cluster/build.sh builds it). Target: within 2× of flux. Whole processes taking
- * turns (paired.ts); each run's output must hold radarr's Deployment.
+ * turns (paired.ts); each run's output must hold radarr's HelmRelease.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,7 +17,7 @@ import { testToolBin } from './testTools';
 const CORPUS = 'bjw-s-labs-home-ops';
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 7);
 const KS = { name: 'radarr', namespace: 'downloads', path: 'kubernetes/apps/downloads/radarr/app', file: 'kubernetes/apps/downloads/radarr/ks.yaml' };
-const DEPLOYMENT = /^kind: Deployment\nmetadata:\n(?:  .*\n)*?  name: radarr$/m;
+const HELM_RELEASE = /^kind: HelmRelease\nmetadata:\n(?:  .*\n)*?  name: radarr$/m;
 
 export async function run(): Promise<string> {
   const flux = testToolBin('FLUX_BIN', 'flux');
@@ -39,14 +39,14 @@ export async function run(): Promise<string> {
       args: () => [cli, 'build', 'ks', KS.name, '-n', KS.namespace, repo],
       env: () => ({ GITOPS_PREVIEW_CACHE: cache }),
       ok: [0],
-      expect: [DEPLOYMENT],
+      expect: [HELM_RELEASE],
     };
     const fluxBuild: Command = {
       name: `flux: \`flux build ks ${KS.name} -n ${KS.namespace} --path … --kustomization-file … --dry-run\``,
       bin: flux,
       args: () => ['build', 'ks', KS.name, '-n', KS.namespace, '--path', path.join(repo, KS.path), '--kustomization-file', path.join(repo, KS.file), '--dry-run'],
       ok: [0],
-      expect: [DEPLOYMENT],
+      expect: [HELM_RELEASE],
     };
     const measured = measure([ours, fluxBuild], RUNS, repo);
     const loadEnd = os.loadavg();

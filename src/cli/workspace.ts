@@ -11,10 +11,9 @@ import { UsageError, type CliIO } from './io';
 /**
  * DIR (default: cwd) opened in an in-process engine; every command that reads the workspace starts
  * here. `helm: false`: the command needs no HelmRelease render of the model (it renders what it
- * needs itself), so it does not wait for them. `prestart`: the command builds whatever the cache
- * holds (the base side of `changes`), so the kustomize instance starts beside the open.
+ * needs itself), so it does not wait for them.
  */
-export async function openWorkspace(dir: string | undefined, io: CliIO, { helm = true, prestart = false }: { helm?: boolean; prestart?: boolean } = {}): Promise<{ engine: Engine; root: string }> {
+export async function openWorkspace(dir: string | undefined, io: CliIO, { helm = true }: { helm?: boolean } = {}): Promise<{ engine: Engine; root: string }> {
   const root = path.resolve(io.cwd, dir ?? '.').split(path.sep).join('/');
   let stat: fs.Stats;
   try {
@@ -24,7 +23,7 @@ export async function openWorkspace(dir: string | undefined, io: CliIO, { helm =
   }
   if (!stat.isDirectory()) throw new UsageError(`${root}: not a directory`);
   const engine = nodeEngine({ debounceMs: 0, budgets: io.budgets, env: io.env, bases: gitBaseReader(io.budgets) });
-  await openRefined(engine, [root], { storageDir: defaultStorageDir() }, { helm, prestart });
+  await openRefined(engine, [root], { storageDir: defaultStorageDir() }, { helm });
   // Builds are saved after a quiet period; a command ends before it, so they are saved on exit.
   if (openEngines.size === 0) process.once('exit', () => openEngines.forEach((e) => e.deref()?.dispose()));
   openEngines.add(new WeakRef(engine));

@@ -15,6 +15,12 @@ export interface BuildCache {
   set(key: string, entry: CachedBuild): void;
   /** Forgets an entry its user cannot use (of another shape: `why`), so that it is built again. */
   drop(key: string, why: string): void;
+  /**
+   * Entries that may stand for `key`, the most specific first, under the keys they are held by (a
+   * commit's engine: its own builds, then its earlier runs', then the working tree's); absent: `get`.
+   * The first whose reads hold is used.
+   */
+  variants?(key: string): { key: string; entry: CachedBuild }[];
   /** Entries held (a reopened workspace's persisted builds included). */
   readonly size: number;
 }

@@ -56,13 +56,12 @@ export function nodeEngine(options: { debounceMs?: number; budgets?: Budgets; en
  * Opens `roots` and waits for their builds: with `helm`, the HelmRelease renders too (what the
  * model holds of each chart); without, the Kustomization builds only.
  */
-export async function openRefined(engine: Engine, roots: readonly string[], settings: EngineSettings = {}, { helm = true, prestart = false }: { helm?: boolean; prestart?: boolean } = {}): Promise<void> {
+export async function openRefined(engine: Engine, roots: readonly string[], settings: EngineSettings = {}, { helm = true }: { helm?: boolean } = {}): Promise<void> {
   // Nothing is shown before the builds are done, so the instance may start beside the parse even
   // where that slows the parse (Engine.open does so only with cores to spare). Not when the builds
   // are persisted already: then most are taken from the cache, and the instance's start (≈ 0.4 s
   // of a core) would only compete with the open; it starts at the first build instead.
-  // `prestart`: the caller will build anyway (the base side of `changes`).
-  if (prestart || !settings.storageDir || roots.some((root) => !fs.existsSync(path.join(buildCacheDir(settings.storageDir!, root), CACHE_FILE)))) prestartKustomize();
+  if (!settings.storageDir || roots.some((root) => !fs.existsSync(path.join(buildCacheDir(settings.storageDir!, root), CACHE_FILE)))) prestartKustomize();
   engine.open(roots, settings);
   await (helm ? engine.refined() : engine.refinedBuilds());
 }

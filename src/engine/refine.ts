@@ -16,7 +16,7 @@ import { sameMap, syntheticFiles } from '../render/baseFiles';
 import type { SourceView } from '../core/model/view';
 import type { RenderedObject, RenderOptions, RenderResult } from '../render/types';
 import { fail } from '../render/errors';
-import type { BuildCache } from './buildCache';
+import type { BuildCache, CachedBuild } from './buildCache';
 import { asCachedRefinement } from './cachedRefinement';
 import type { RenderTiming } from './protocol';
 import { fileDigest, readDigests, readsHold, watchedPaths, type SourceState } from './buildReads';
@@ -140,23 +140,27 @@ export class Refiner {
     // While it is redone in part, the model keeps the last build's objects (it then reuses every
     // subtree they apply) instead of falling back to the static reading.
     const stale = this.edited.get(key)?.stale;
-    const cached = this.cache.get(key);
-    if (!cached || node.source.kind !== 'view') return stale;
-    const value = asCachedRefinement(cached.value);
-    if (typeof value === 'string') {
-      this.cache.drop(key, value);
-      return stale;
+    if (node.source.kind !== 'view') return stale;
+    const view = node.source.view;
+    let generated: ReturnType<typeof fluxKustomizationText> | undefined;
+    for (const { key: at, entry: cached } of candidates(this.cache, key)) {
+      const value = asCachedRefinement(cached.value);
+      if (typeof value === 'string') {
+        this.cache.drop(at, value);
+        continue;
+      }
+      if (this.editChangedRead(key, view, cached.reads)) continue;
+      generated ??= fluxKustomizationText(this.ws, node, view);
+      if (!generated.ok) return stale;
+      const state: SourceState = { ws: this.ws, view, overrides: this.overrides, generated: generated.value };
+      if (!readsHold(state, cached.reads)) continue;
+      const watched = watchedPaths(view, value.reads);
+      // A whole build's render is its objects and warnings: a render request takes it as it takes a build of this session.
+      const rendered = value.build.ok && value.warnings ? { rendered: { objects: value.build.objects as unknown as RenderedObject[], warnings: [...value.warnings] } } : {};
+      this.live.set(key, { build: value.build, files: watched.files, dirs: watched.dirs, anyChange: false, recorded: { reads: value.reads, generated: generated.value }, ...rendered });
+      return value.build;
     }
-    if (this.editChangedRead(key, node.source.view, cached.reads)) return stale;
-    const generated = fluxKustomizationText(this.ws, node, node.source.view);
-    if (!generated.ok) return stale;
-    const state: SourceState = { ws: this.ws, view: node.source.view, overrides: this.overrides, generated: generated.value };
-    if (!readsHold(state, cached.reads)) return stale;
-    const watched = watchedPaths(node.source.view, value.reads);
-    // A whole build's render is its objects and warnings: a render request takes it as it takes a build of this session.
-    const rendered = value.build.ok && value.warnings ? { rendered: { objects: value.build.objects as unknown as RenderedObject[], warnings: [...value.warnings] } } : {};
-    this.live.set(key, { build: value.build, files: watched.files, dirs: watched.dirs, anyChange: false, recorded: { reads: value.reads, generated: generated.value }, ...rendered });
-    return value.build;
+    return stale;
   };
 
   /**
@@ -510,4 +514,11 @@ function inPartPath(node: KustomizationNode, previous: LiveBuild, file: string):
 
 function sameNode(a: KustomizationNode, b: KustomizationNode): boolean {
   return a.applied.name === b.applied.name && a.applied.namespace === b.applied.namespace && a.source.kind === 'view' && b.source.kind === 'view' && a.source.view.key === b.source.view.key;
+}
+
+/** The cached entries that may stand for `key`, most specific first (BuildCache.variants), else its one entry. */
+function candidates(cache: BuildCache, key: string): { key: string; entry: CachedBuild }[] {
+  if (cache.variants) return cache.variants(key);
+  const entry = cache.get(key);
+  return entry ? [{ key, entry }] : [];
 }

@@ -16,7 +16,7 @@ export async function runChanges(args: string[], io: CliIO): Promise<number> {
   const format = (flags.format as string | undefined) ?? 'text';
   if (!FORMATS.includes(format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not '${format}'`);
   if (positionals.length > 1) throw new UsageError('expects at most one DIR');
-  const { engine, root } = await openWorkspace(positionals[0], io, { prestart: true });
+  const { engine, root } = await openWorkspace(positionals[0], io);
   // Charts not at hand are fetched into the chart cache, as `build hr` does, unless --offline.
   const fetchCharts = flags.offline === true ? {} : { fetchCharts: { env: io.env } };
   const answer = await engine.request('changes', { root, ...(flags.base === undefined ? {} : { base: flags.base as string }), ...fetchCharts });

@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { after, test } from 'node:test';
 import type { ChangesReport } from '../../../src/core/changes/types';
 import { runCliCaptured } from '../helpers';
@@ -56,4 +58,31 @@ test('only the Kustomization whose input changed is rendered at the base, and it
     report.changes.map((c) => [c.name, c.objects.map((o) => `${o.kind} ${o.name.replace(/-[a-z0-9]{10}$/, '-HASH')} ${o.change}`)]),
     [['a', ['ConfigMap settings-HASH added', 'ConfigMap settings-HASH removed']]],
   );
+});
+
+test('the base side\'s own builds are kept apart from the working tree\'s: the next comparison builds nothing at the base, and a build of the working tree is its own', async () => {
+  const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'gitops-changes-kept-'));
+  const before = process.env.GITOPS_PREVIEW_CACHE;
+  process.env.GITOPS_PREVIEW_CACHE = storage;
+  try {
+    commitAll(dir, 'base again');
+    writeFiles(dir, { 'apps/a/settings.txt': 'level=warn\n' });
+    const first = await runCliCaptured(['changes', dir, '--format', 'json'], dir);
+    assert.equal(first.code, 1, first.stderr);
+    assert.match(first.stderr, /: 1 of 3 Kustomization build\(s\) rendered/);
+    // In process, the cache is saved after its quiet period (a command's process saves on exit).
+    await new Promise((r) => setTimeout(r, 2500));
+    const second = await runCliCaptured(['changes', dir, '--format', 'json'], dir);
+    assert.equal(second.code, 1, second.stderr);
+    assert.match(second.stderr, /: 0 of 3 Kustomization build\(s\) rendered/);
+    assert.deepEqual(JSON.parse(second.stdout), JSON.parse(first.stdout));
+    // And the working tree's build of `a` was not replaced by the base's: a build of the working tree takes it.
+    const build = await runCliCaptured(['build', 'ks', 'a', '-n', 'flux-system', dir], dir);
+    assert.equal(build.code, 0, build.stderr);
+    assert.match(build.stdout, /level=warn/);
+  } finally {
+    if (before === undefined) delete process.env.GITOPS_PREVIEW_CACHE;
+    else process.env.GITOPS_PREVIEW_CACHE = before;
+    fs.rmSync(storage, { recursive: true, force: true });
+  }
 });
