@@ -39,6 +39,8 @@ export interface BaseOptions {
    * cache kept; the base parses only the files no run has parsed.
    */
   parsed?: (path: string, text: string) => SourceFile | undefined;
+  /** The working tree's text of a path, read already: the base reads its blob only when it differs. */
+  text?: (path: string) => string | undefined;
 }
 
 export const NO_GIT_READER = { message: 'this engine reads no Git repository' };

@@ -590,6 +590,7 @@ export class Engine {
           const file = this.folderOf(path)?.repo.workspace.files.get(path);
           return file?.text === text ? file : this.parseCaches.get(root)?.sourceFile(path, text);
         },
+        text: (path) => this.folderOf(path)?.repo.workspace.files.get(path)?.text,
       });
     },
   };

@@ -28,13 +28,13 @@ export function gitBaseReader(budgets: Budgets = DEFAULT_BUDGETS): BaseReader {
   const kept = new Map<string, { key: string; side: BaseSide }>();
   return {
     bases: (root) => withStore(root, budgets, async (store) => basesOf(store)),
-    side: (root, base, { shared, settings, charts, fetch, parsed }) =>
+    side: (root, base, { shared, settings, charts, fetch, parsed, text }) =>
       withStore(root, budgets, async (store, prefix) => {
         const named = base === undefined ? defaultBase(store) : { sha: resolveCommit(store, base), name: base };
         const key = JSON.stringify([named.sha, settings.sourceRoots ?? {}, !!settings.redHatYaml, !!fetch]);
         const hit = kept.get(root);
         if (hit?.key === key) return { ...hit.side, name: named.name, rendered: 0, helmRendered: 0 };
-        const host = commitHost(store, named.sha, root, prefix);
+        const host = commitHost(store, named.sha, root, prefix, text);
         // A file the change left alone is the working tree's parse.
         if (parsed) host.parsed = parsed;
         const { engine, rendered, helmRendered } = commitEngine({ host, commit: named.sha, shared, budgets, charts });

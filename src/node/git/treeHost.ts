@@ -3,6 +3,7 @@
  * that commit exactly as they read the working tree, under the same root path (so builds, paths
  * and findings compare one to one). Nothing touches the working tree or the disk beyond `.git`.
  */
+import { createHash } from 'node:crypto';
 import { tooLarge, type DirEntry, type FileRead, type WorkspaceHost } from '../../core/workspace/host';
 import { GitError } from './limits';
 import { readCommit, readTree, type TreeEntry } from './objects';
@@ -11,9 +12,11 @@ import type { GitObjectStore } from './store';
 /**
  * `root` shows the tree of `commit` at `prefix` (the folder of the repository `root` is, '' for
  * its top). A Git error while reading (a corrupt object, a limit) makes the file or folder
- * unreadable, named with the reason, as a disk error would.
+ * unreadable, named with the reason, as a disk error would. `known` gives a text read already for
+ * a path (the working tree's): when its blob id is the commit's, it is the file, and the blob is
+ * not inflated again.
  */
-export function commitHost(store: GitObjectStore, commit: string, root: string, prefix = ''): WorkspaceHost {
+export function commitHost(store: GitObjectStore, commit: string, root: string, prefix = '', known?: (path: string) => string | undefined): WorkspaceHost {
   const top = readCommit(store, commit).tree;
   const trees = new Map<string, Map<string, TreeEntry> | undefined>();
   const treeAt = (rel: string): Map<string, TreeEntry> | undefined => {
@@ -51,9 +54,19 @@ export function commitHost(store: GitObjectStore, commit: string, root: string, 
     const data = store.readTyped(entry.sha, 'blob');
     return data.length > maxBytes ? data.length : data;
   };
+  const sameText = (path: string, maxBytes: number): string | undefined => {
+    const text = known?.(path);
+    if (text === undefined) return undefined;
+    const entry = entryAt(path);
+    if (entry?.kind !== 'file') return undefined;
+    const bytes = Buffer.from(text, 'utf8');
+    return bytes.length <= maxBytes && blobId(bytes) === entry.sha ? text : undefined;
+  };
   return {
     readFile(path, maxBytes): FileRead {
       try {
+        const same = sameText(path, maxBytes);
+        if (same !== undefined) return same;
         const data = blob(path, maxBytes);
         if (typeof data === 'number') return tooLarge(data, maxBytes);
         return data?.toString('utf8');
@@ -85,4 +98,9 @@ export function commitHost(store: GitObjectStore, commit: string, root: string, 
       }
     },
   };
+}
+
+/** Git's object id of a blob with these bytes (SHA-1 of its header and content). */
+function blobId(bytes: Buffer): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }

@@ -54,6 +54,24 @@ describe('Git reader: loose objects and refs', () => {
     assert.deepEqual(Array.isArray(listed) && listed.map((e) => [e.name, e.isDirectory]).sort(), [['a.yaml', false], ['sub', true]]);
   });
 
+  test('a text known already (the working tree\'s) stands for the blob when their ids match, and only then', () => {
+    const dir = repo({ 'same.yaml': 'kind: Same\n', 'changed.yaml': 'kind: Old\n', 'accent.yaml': 'name: café\n' });
+    const store = open(dir);
+    let inflated = 0;
+    const readTyped = store.readTyped.bind(store);
+    store.readTyped = ((sha: string, type: string) => (type === 'blob' && inflated++, readTyped(sha, type as never))) as typeof store.readTyped;
+    const working: Record<string, string> = { 'same.yaml': 'kind: Same\n', 'changed.yaml': 'kind: New\n', 'accent.yaml': 'name: café\n' };
+    const host = commitHost(store, resolveCommit(store, 'HEAD'), dir, '', (p) => working[path.relative(dir, p)]);
+    const base = inflated;
+    assert.equal(host.readFile(`${dir}/same.yaml`, 1 << 20), 'kind: Same\n');
+    assert.equal(host.readFile(`${dir}/accent.yaml`, 1 << 20), 'name: café\n');
+    assert.equal(inflated, base, 'a blob equal to the known text was inflated');
+    assert.equal(host.readFile(`${dir}/changed.yaml`, 1 << 20), 'kind: Old\n');
+    assert.equal(inflated, base + 1);
+    // Over the size limit the known text is not taken either: the limit is reported as for the blob.
+    assert.deepEqual(typeof host.readFile(`${dir}/same.yaml`, 4), 'object');
+  });
+
   test('the default base is the merge-base with the upstream, not the upstream itself', () => {
     const dir = repo({ 'a.yaml': 'v: 1\n' });
     const fork = git(dir, 'rev-parse', 'HEAD');
