@@ -19,6 +19,8 @@ export interface BaseSide {
   builds: number;
   helmRendered: number;
   helmReleases: number;
+  /** Taken from the build cache, as an earlier comparison with the same base left it. */
+  kept?: boolean;
 }
 
 export interface BaseReader {
@@ -57,5 +59,5 @@ export async function changesAnswer(
   const head = await sideOf(request, root, options.fetch);
   const b = await reader.side(root, base, options);
   if (!b.ok) return b;
-  return ok({ report: compareSides(b.value.sha, b.value.side, head), baseName: b.value.name, rendered: b.value.rendered, builds: b.value.builds, helmRendered: b.value.helmRendered, helmReleases: b.value.helmReleases });
+  return ok({ report: compareSides(b.value.sha, b.value.side, head), baseName: b.value.name, rendered: b.value.rendered, builds: b.value.builds, helmRendered: b.value.helmRendered, helmReleases: b.value.helmReleases, ...(b.value.kept ? { kept: true } : {}) });
 }

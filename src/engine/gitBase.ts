@@ -6,6 +6,7 @@
  * not change while the working tree does, so an editor's refresh after an edit builds the working
  * tree's side only.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_BUDGETS, type Budgets } from '../core/budgets';
@@ -19,6 +20,7 @@ import { sideOf } from '../workflows/changes';
 import type { BaseReader, BaseSide } from './changes';
 import { commitEngine } from './commitEngine';
 import { openRefined } from './node';
+import { chartCacheOf, type HelmModelOptions } from '../render/helmModel';
 import type { ChangeBases } from './protocol';
 
 /** Folders looked at above a folder for the repository's `.git`. */
@@ -34,6 +36,13 @@ export function gitBaseReader(budgets: Budgets = DEFAULT_BUDGETS): BaseReader {
         const key = JSON.stringify([named.sha, settings.sourceRoots ?? {}, !!settings.redHatYaml, !!fetch]);
         const hit = kept.get(root);
         if (hit?.key === key) return { ...hit.side, name: named.name, rendered: 0, helmRendered: 0 };
+        // Across runs: the side is a function of the commit, the settings, the limits and the charts at hand.
+        const storedKey = `${BASE_SIDE_PREFIX}${createHash('sha256').update(JSON.stringify([key, budgets, chartsAtHand(charts)])).digest('hex')}`;
+        const stored = storedSide(shared?.get(storedKey)?.value, named.sha);
+        if (stored) {
+          kept.set(root, { key, side: stored });
+          return { ...stored, name: named.name, rendered: 0, helmRendered: 0, kept: true };
+        }
         const host = commitHost(store, named.sha, root, prefix, text);
         // A file the change left alone is the working tree's parse.
         if (parsed) host.parsed = parsed;
@@ -45,6 +54,7 @@ export function gitBaseReader(budgets: Budgets = DEFAULT_BUDGETS): BaseReader {
           const helmReleases = ofSide.producers.filter((p) => p.kind === 'HelmRelease' && p.unrendered === undefined).length;
           const side: BaseSide = { sha: named.sha, name: named.name, side: ofSide, rendered: rendered(), builds, helmRendered: helmRendered(), helmReleases };
           kept.set(root, { key, side });
+          shared?.set(storedKey, { reads: {}, value: side });
           return side;
         } finally {
           engine.dispose();
@@ -107,4 +117,48 @@ function repositoryOf(dir: string): { top: string; prefix: string } {
     top = up;
   }
   throw new GitError(`${dir} is not in a Git repository (no .git found above it)`);
+}
+
+/** Where a base side is kept in the folder's build cache (by its key's digest). */
+export const BASE_SIDE_PREFIX = 'side:';
+
+/**
+ * What the chart cache holds, as far as a side can tell: the charts stored and what each reference
+ * resolved to last (a chart fetched, a range resolved anew, makes another side).
+ */
+function chartsAtHand(charts: HelmModelOptions | undefined): string {
+  const dir = charts && chartCacheOf(charts);
+  if (!dir) return '';
+  const hash = createHash('sha256');
+  const list = (sub: string, stat: boolean) => {
+    let names: string[];
+    try {
+      names = fs.readdirSync(path.join(dir, sub)).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      let mark = '';
+      if (stat) {
+        try {
+          const s = fs.statSync(path.join(dir, sub, name));
+          mark = `${s.size}:${s.mtimeMs}`;
+        } catch {
+          mark = 'gone';
+        }
+      }
+      hash.update(`${sub}/${name}\0${mark}\n`);
+    }
+  };
+  list('', false);
+  list('refs', true);
+  return hash.digest('hex');
+}
+
+/** A kept side of commit `sha`, or undefined when the entry is not one (of another shape: read again). */
+function storedSide(value: unknown, sha: string): BaseSide | undefined {
+  const v = value as Partial<BaseSide> | undefined;
+  if (!v || typeof v !== 'object' || v.sha !== sha || !v.side || !Array.isArray(v.side.producers) || !Array.isArray(v.side.findings)) return undefined;
+  if (![v.builds, v.helmReleases].every((n) => typeof n === 'number')) return undefined;
+  return v as BaseSide;
 }

@@ -248,6 +248,8 @@ export interface ChangesAnswer {
   /** HelmRelease renders the base made itself, of `helmReleases` rendered there (the others' inputs are as in the working tree). */
   helmRendered: number;
   helmReleases: number;
+  /** The base side is as an earlier comparison with this base left it in the build cache (nothing read or built again). */
+  kept?: boolean;
 }
 
 /** A YAML problem of a file, for the CLI's stderr (1-based line, column when known). */

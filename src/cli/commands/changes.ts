@@ -21,10 +21,11 @@ export async function runChanges(args: string[], io: CliIO): Promise<number> {
   const fetchCharts = flags.offline === true ? {} : { fetchCharts: { env: io.env } };
   const answer = await engine.request('changes', { root, ...(flags.base === undefined ? {} : { base: flags.base as string }), ...fetchCharts });
   if (!answer.ok) throw new Error(answer.error.message);
-  const { report, baseName, rendered, builds, helmRendered, helmReleases } = answer.value;
+  const { report, baseName, rendered, builds, helmRendered, helmReleases, kept } = answer.value;
   // Changed-only: the base renders only the Kustomizations and HelmReleases whose inputs differ from the working tree's.
   const helm = helmReleases ? `, ${helmRendered} of ${helmReleases} HelmRelease render(s)` : '';
-  io.stderr(`base ${report.base.slice(0, 12)}: ${rendered} of ${builds} Kustomization build(s) rendered${helm}, the others' inputs are as in the working tree\n`);
+  const others = kept ? 'as an earlier comparison with this base left it' : "the others' inputs are as in the working tree";
+  io.stderr(`base ${report.base.slice(0, 12)}: ${rendered} of ${builds} Kustomization build(s) rendered${helm}, ${others}\n`);
   io.stdout(render(format as Format, report, baseName));
   return hasChanges(report) ? EXIT_FINDINGS : EXIT_OK;
 }

@@ -74,12 +74,24 @@ test('the base side\'s own builds are kept apart from the working tree\'s: the n
     await new Promise((r) => setTimeout(r, 2500));
     const second = await runCliCaptured(['changes', dir, '--format', 'json'], dir);
     assert.equal(second.code, 1, second.stderr);
-    assert.match(second.stderr, /: 0 of 3 Kustomization build\(s\) rendered/);
+    assert.match(second.stderr, /: 0 of 3 Kustomization build\(s\) rendered, as an earlier comparison with this base left it/);
     assert.deepEqual(JSON.parse(second.stdout), JSON.parse(first.stdout));
     // And the working tree's build of `a` was not replaced by the base's: a build of the working tree takes it.
     const build = await runCliCaptured(['build', 'ks', 'a', '-n', 'flux-system', dir], dir);
     assert.equal(build.code, 0, build.stderr);
     assert.match(build.stdout, /level=warn/);
+    // The side is kept per base, settings and charts at hand: --offline (no fetching) is another side, built from the builds kept.
+    const offline = await runCliCaptured(['changes', dir, '--format', 'json', '--offline'], dir);
+    assert.match(offline.stderr, /: 0 of 3 Kustomization build\(s\) rendered, the others' inputs are as in the working tree/);
+    assert.deepEqual(JSON.parse(offline.stdout), JSON.parse(first.stdout));
+    // A new base commit is another side too.
+    writeFiles(dir, { 'apps/b/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  namespace: default\ndata:\n  k: v2\n' });
+    commitAll(dir, 'b changed at the base');
+    writeFiles(dir, { 'apps/a/settings.txt': 'level=error\n' });
+    const moved = await runCliCaptured(['changes', dir, '--format', 'json'], dir);
+    assert.doesNotMatch(moved.stderr, /earlier comparison/);
+    assert.match(moved.stderr, /: 1 of 3 Kustomization build\(s\) rendered/);
+    assert.deepEqual((JSON.parse(moved.stdout) as ChangesReport).changes.map((c) => c.name), ['a']);
   } finally {
     if (before === undefined) delete process.env.GITOPS_PREVIEW_CACHE;
     else process.env.GITOPS_PREVIEW_CACHE = before;
