@@ -44,6 +44,8 @@ export class ParseCache {
   private bytes = 0;
   private dirty = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Files parsed after dispose (a reopen made a new cache) add nothing: the new cache owns the file. */
+  private disposed = false;
   private readonly file: string;
   private readonly version: string;
   private readonly maxBytes: number;
@@ -113,6 +115,7 @@ export class ParseCache {
   dispose(): void {
     if (this.hits || this.added) this.log(`[parse cache] ${this.hits} file(s) restored, ${this.added} parsed and kept (${this.file})`);
     this.flush();
+    this.disposed = true;
   }
 
   private take(key: string): FileParse | undefined {
@@ -130,6 +133,7 @@ export class ParseCache {
   }
 
   private put(key: string, parse: FileParse): void {
+    if (this.disposed) return;
     // As the build cache: a Secret's values (or a text that names one) are never copied out of the workspace.
     if (holdsSecretValue(parse.docs.map((d) => d.value))) return;
     let frame: Buffer;

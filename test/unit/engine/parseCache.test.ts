@@ -115,6 +115,12 @@ test('holds at most maxBytes, least recently used dropped first; refuses to writ
   b.sourceFile('/repo/0.yaml', big(0));
   assert.equal(b.hits, 1, 'the oldest entry was kept');
 
+  // A file parsed after its cache was disposed (a reopen made a new one) adds nothing.
+  const late = b.sourceFile('/repo/late.yaml', big(9));
+  b.dispose();
+  late.docs;
+  assert.equal(b.added, 0);
+
   const workspace = tmp();
   const inside = ParseCache.open(options(path.join(workspace, '.cache'), { workspaceRoots: [workspace] }));
   inside.sourceFile('/repo/plain.yaml', TEXTS['plain.yaml']).docs;
