@@ -24,7 +24,7 @@ export async function runChanges(args: string[], io: CliIO): Promise<number> {
   const { report, baseName, rendered, builds, helmRendered, helmReleases, kept } = answer.value;
   // Changed-only: the base renders only the Kustomizations and HelmReleases whose inputs differ from the working tree's.
   const helm = helmReleases ? `, ${helmRendered} of ${helmReleases} HelmRelease render(s)` : '';
-  const others = kept ? 'as an earlier comparison with this base left it' : "the others' inputs are as in the working tree";
+  const others = kept ? 'the base side kept by an earlier comparison with this base' : "the others' inputs are as in the working tree";
   io.stderr(`base ${report.base.slice(0, 12)}: ${rendered} of ${builds} Kustomization build(s) rendered${helm}, ${others}\n`);
   io.stdout(render(format as Format, report, baseName));
   return hasChanges(report) ? EXIT_FINDINGS : EXIT_OK;

@@ -74,7 +74,7 @@ test('the base side\'s own builds are kept apart from the working tree\'s: the n
     await new Promise((r) => setTimeout(r, 2500));
     const second = await runCliCaptured(['changes', dir, '--format', 'json'], dir);
     assert.equal(second.code, 1, second.stderr);
-    assert.match(second.stderr, /: 0 of 3 Kustomization build\(s\) rendered, as an earlier comparison with this base left it/);
+    assert.match(second.stderr, /: 0 of 3 Kustomization build\(s\) rendered, the base side kept by an earlier comparison with this base/);
     assert.deepEqual(JSON.parse(second.stdout), JSON.parse(first.stdout));
     // And the working tree's build of `a` was not replaced by the base's: a build of the working tree takes it.
     const build = await runCliCaptured(['build', 'ks', 'a', '-n', 'flux-system', dir], dir);
