@@ -12,12 +12,13 @@
  * `maxBytes`, least recently used dropped first. A file holding a Secret's values (or a text naming
  * one: holdsSecretValue) is never written. It never writes inside a workspace folder and never throws.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import { parseSourceFile, PARSE_FORMAT, type FileParse, type SourceFile } from '../core/yaml/document';
 import { holdsSecretValue, insideWorkspace } from './persistentBuildCache';
+import { writeAtomically } from '../node/atomicWrite';
 
 export const PARSE_CACHE_FILE = 'parses.v1';
 const FORMAT = 'gitops-preview-parses';
@@ -97,19 +98,8 @@ export class ParseCache {
       head.writeUInt32LE(entry.length, 2);
       parts.push(head.subarray(0, 2), k, head.subarray(2), entry);
     }
-    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      fs.mkdirSync(this.options.dir, { recursive: true, mode: 0o700 });
-      fs.writeFileSync(tmp, Buffer.concat(parts), { mode: 0o600 });
-      fs.renameSync(tmp, this.file);
-    } catch (err) {
-      this.log(`[parse cache] could not save ${this.file}: ${(err as Error).message}`);
-      try {
-        fs.rmSync(tmp, { force: true });
-      } catch {
-        // The previous file, if any, is intact.
-      }
-    }
+    const failed = writeAtomically(this.file, Buffer.concat(parts));
+    if (failed) this.log(`[parse cache] could not save ${this.file}: ${failed.message}`);
   }
 
   dispose(): void {

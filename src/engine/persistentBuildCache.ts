@@ -12,10 +12,11 @@
  * writes inside a workspace folder, never writes an entry holding a Secret value in clear, and
  * never throws to its caller.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { productCacheDir } from '../node/cacheDir';
+import { writeAtomically } from '../node/atomicWrite';
 import { MASK } from '../core/flux/mask';
 import type { BuildCache, CachedBuild } from './buildCache';
 import { capBuildCaches, DEFAULT_MAX_TOTAL_BYTES, touch } from './buildCacheCap';
@@ -132,18 +133,9 @@ export class PersistentBuildCache implements BuildCache {
     this.dirty = false;
     const lines = [JSON.stringify({ format: FORMAT, version: this.options.version })];
     for (const [key, slot] of this.slots) if (slot.line !== undefined) lines.push(`${JSON.stringify(key)}\t${slot.line}`);
-    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      fs.mkdirSync(this.options.dir, { recursive: true, mode: 0o700 });
-      fs.writeFileSync(tmp, lines.join('\n') + '\n', { mode: 0o600 });
-      fs.renameSync(tmp, this.file);
-    } catch (err) {
-      this.log(`[build cache] could not save ${this.file}: ${(err as Error).message}`);
-      try {
-        fs.rmSync(tmp, { force: true });
-      } catch {
-        // Nothing more to do: the previous file, if any, is intact.
-      }
+    const failed = writeAtomically(this.file, lines.join('\n') + '\n');
+    if (failed) {
+      this.log(`[build cache] could not save ${this.file}: ${failed.message}`);
       return;
     }
     try {

@@ -12,6 +12,7 @@ import Module from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import { productCacheDir } from './cacheDir';
+import { writeAtomically } from './atomicWrite';
 
 /** Loads `file` as `require(file)` would, with the code cache; returns its exports. */
 export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv = process.env): unknown {
@@ -30,6 +31,7 @@ export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv = proc
   if (!cachedData || script.cachedDataRejected) {
     // After the run, when the functions it called are compiled too (more of the bundle is cached).
     process.once('exit', () => {
+      // Not written (a read-only cache): the bundle compiles as usual next time.
       writeAtomically(cacheFile, script.createCachedData());
       removeOthers(cacheFile, `${path.basename(file)}-`);
     });
@@ -41,21 +43,6 @@ export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv = proc
   wrapper.call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   mod.loaded = true;
   return mod.exports;
-}
-
-function writeAtomically(file: string, data: Buffer): void {
-  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(tmp, data, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch {
-    try {
-      fs.rmSync(tmp, { force: true });
-    } catch {
-      // Nothing more to do: without a cache the bundle compiles as usual.
-    }
-  }
 }
 
 /** Data made for earlier builds of the same bundle: never read again once the bundle changed. */
