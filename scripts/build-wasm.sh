@@ -83,6 +83,9 @@ kustomize_workspace() {
 # The helm module is compiled against a copy of helm's module whose engine keeps each render's
 # parsed template set, and answers `tpl` of a text without actions at once
 # (wasm/_overlay/helm/pkg/engine/parsed.go): render's parse loop and tplFun are redirected to it.
+# toYaml and fromYaml are answered from memory (memo.go; helm's own functions renamed).
+# releaseutil's SplitManifests splits with wasm/manifests instead of its regular expression (the
+# same answer; a fifth of a CRD chart's render went to that expression in WebAssembly).
 # A helm version without those lines stops the build.
 helm_workspace() {
   local version gen engine
@@ -96,7 +99,15 @@ helm_workspace() {
     || { log "ERROR: helm $version has no tpl function in pkg/engine/engine.go to give its plain-text answer"; exit 1; }
   grep -q 'e.parseAll(t, keys, tpls)' "$engine" \
     || { log "ERROR: helm $version has no parse loop in pkg/engine/engine.go render to redirect"; exit 1; }
+  local funcs="$gen/helm/pkg/engine/funcs.go"
+  perl -0pi -e 's/^func toYAML\(v interface\{\}\) string \{\n/func helmToYAML(v interface{}) string {\n/m; s/^func fromYAML\(str string\) map\[string\]interface\{\} \{\n/func helmFromYAML(str string) map[string]interface{} {\n/m' "$funcs"
+  grep -q '^func helmToYAML(v interface{}) string {' "$funcs" && grep -q '^func helmFromYAML(str string) map\[string\]interface{} {' "$funcs" \
+    || { log "ERROR: helm $version has no toYAML and fromYAML in pkg/engine/funcs.go to answer from memory"; exit 1; }
   cp wasm/_overlay/helm/pkg/engine/*.go "$gen/helm/pkg/engine/"
+  local manifest="$gen/helm/pkg/releaseutil/manifest.go"
+  perl -0pi -e 's/\tdocs := sep\.Split\(bigFileTmp, -1\)\n/\tdocs := manifests.Split(bigFileTmp)\n/; s/^import \(/import (\n\t"gitops-preview\/wasm\/manifests"/m' "$manifest"
+  grep -q 'docs := manifests.Split(bigFileTmp)' "$manifest" \
+    || { log "ERROR: helm $version has no separator split in pkg/releaseutil/manifest.go SplitManifests to redirect"; exit 1; }
   printf 'go %s\n\nuse %s\n\nreplace helm.sh/helm/v3 %s => %s\n' \
     "$(sed -n 's/^go //p' wasm/go.mod)" "$repo_root/wasm" "$version" "$gen/helm" >"$gen/go.work"
   printf '%s' "$gen/go.work"
@@ -106,7 +117,7 @@ helm_workspace() {
 module_key() {
   { "$go_bin" version; cat scripts/build-wasm.sh scripts/snapshot-wasm.ts wasm/go.mod wasm/go.sum \
       src/engine/wasm/snapshot.ts src/engine/wasm/binary.ts src/engine/wasm/wasi.ts src/engine/wasm/protocol.ts
-    find wasm/internal "wasm/cmd/$1" wasm/_overlay -name '*.go' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16
+    find wasm/internal wasm/manifests "wasm/cmd/$1" wasm/_overlay -name '*.go' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16
 }
 root_cache="${GITOPS_PREVIEW_CACHE:-$HOME/.cache/gitops-preview}/wasm"
 out="$repo_root/dist/wasm"

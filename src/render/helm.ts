@@ -303,15 +303,24 @@ const CRDS_FOLDER = /^[^/]+(?:\/charts\/[^/]+)*\/crds\//;
 
 /** Name and version of the chart's Chart.yaml, with the digest that identifies its content. */
 function chartInfoOf(files: readonly MemFile[], digest: { digest: string; from: 'workspace' | 'chart cache' }): HelmRenderResult['chartInfo'] {
-  const file = files.find((f) => f.path === 'Chart.yaml');
-  let meta: Record<string, any> = {};
-  try {
-    meta = asRecord(parseYaml(typeof file?.data === 'string' ? file.data : Buffer.from(file?.data ?? '').toString('utf8'))) ?? {};
-  } catch {
-    // helm read it: it parses.
+  let named = chartNames.get(digest.digest);
+  if (!named) {
+    const file = files.find((f) => f.path === 'Chart.yaml');
+    let meta: Record<string, any> = {};
+    try {
+      meta = asRecord(parseYaml(typeof file?.data === 'string' ? file.data : Buffer.from(file?.data ?? '').toString('utf8'))) ?? {};
+    } catch {
+      // helm read it: it parses.
+    }
+    named = { name: asString(meta.name) ?? '', version: String(meta.version ?? '') };
+    if (chartNames.size >= 1024) chartNames.clear();
+    chartNames.set(digest.digest, named);
   }
-  return { name: asString(meta.name) ?? '', version: String(meta.version ?? ''), ...digest };
+  return { ...named, ...digest };
 }
+
+/** Chart.yaml's name and version by the chart's digest (which names its files' content). */
+const chartNames = new Map<string, { name: string; version: string }>();
 
 /** The sha256 of a chart folder's files (paths and bytes, in path order): what identifies a workspace chart. */
 export function chartFilesDigest(files: readonly MemFile[]): string {

@@ -6,7 +6,7 @@
  */
 import type { ValuesViolation } from '../core/helm/install';
 import { asArray, asRecord } from '../core/model/objects';
-import type { WasmResult } from '../engine/wasm/host';
+import type { WasmModule, WasmResult } from '../engine/wasm/host';
 import { wasmModule } from '../engine/wasm/pool';
 import type { MemFile } from '../engine/wasm/protocol';
 
@@ -18,9 +18,28 @@ const NOT_LOADED = 'gitops-preview: chart not loaded';
  * may hold it loaded), then with them when it does not.
  */
 export async function callHelm(op: string, args: { chartKey: string }, files: readonly MemFile[], opts: { timeoutMs: number; signal?: AbortSignal }): Promise<WasmResult> {
-  const first = await wasmModule('helm').call(op, args, [], opts);
-  if (first.ok || first.kind !== 'failed' || !first.message.startsWith(NOT_LOADED)) return first;
-  return wasmModule('helm').call(op, args, files, opts);
+  return wasmModule('helm').lease(
+    async (instance) => {
+      const first = await instance.call(op, args, [], opts);
+      if (first.ok || first.kind !== 'failed' || !first.message.startsWith(NOT_LOADED)) return first;
+      const r = await instance.call(op, args, files, opts);
+      sentCharts(instance).add(args.chartKey);
+      return r;
+    },
+    (instance) => (sentCharts(instance).has(args.chartKey) ? 1 : 0),
+  );
+}
+
+/**
+ * The charts each instance was sent, since it last started: with two instances, a render goes to
+ * the one that holds its chart, so each chart is loaded (and its templates parsed) once.
+ */
+const sent = new WeakMap<WasmModule, { started: number; keys: Set<string> }>();
+
+function sentCharts(instance: WasmModule): Set<string> {
+  let s = sent.get(instance);
+  if (!s || s.started !== instance.instances) sent.set(instance, (s = { started: instance.instances, keys: new Set() }));
+  return s.keys;
 }
 
 /** Chart cache packages' files by digest (their content never changes), so a render reads a chart's folder once. */

@@ -143,3 +143,81 @@ test('helm: WebAssembly and the native binary template the fixture chart identic
     await fs.promises.rm(tmp, { recursive: true, force: true });
   }
 });
+
+/**
+ * The helm module answers toYaml and fromYaml from memory and splits documents without helm's
+ * regular expression (wasm/_overlay/helm/pkg/engine/memo.go, wasm/manifests): a chart whose
+ * templates change the maps fromYaml gives them, ask for the same conversions again, and write
+ * separators helm's expression treats in its own way, rendered three times in one instance (the
+ * second from memory), each equal to `helm template`.
+ */
+test('helm: conversions answered from memory and documents split without a regular expression are helm template', async () => {
+  const files: MemFile[] = [
+    { path: 'Chart.yaml', data: 'apiVersion: v2\nname: memo\nversion: 0.1.0\n' },
+    { path: 'values.yaml', data: 'extra: {}\n' },
+    { path: 'templates/_base.tpl', data: '{{- define "memo.base" -}}\na: 1\nlist: [1, 2.5, "x"]\nnested:\n  k: v\n  "10": ten\n  "9": nine\n{{- end -}}\n' },
+    {
+      path: 'templates/first.yaml',
+      data: [
+        '{{- $m := fromYaml (include "memo.base" .) }}',
+        '{{- $_ := set $m "added" "first" }}',
+        '{{- $_ := set $m.nested "k" "changed" }}',
+        '{{- $_ := set $m "list" (append $m.list "more") }}',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata:',
+        '  name: first',
+        'data:',
+        '  m: {{ toYaml $m | quote }}',
+        '  extra: {{ toYaml .Values.extra | quote }}',
+        '',
+      ].join('\n'),
+    },
+    {
+      path: 'templates/second.yaml',
+      data: [
+        '{{- $m := fromYaml (include "memo.base" .) }}',
+        '  ',
+        '---   ',
+        '# a comment, then the object',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: {name: second}',
+        'data:',
+        '  m: {{ toYaml $m | quote }}',
+        '  again: {{ toYaml (fromYaml (include "memo.base" .)) | quote }}',
+        '  broken: {{ (fromYaml "a: [").Error | quote }}',
+        '  nothing: {{ toYaml (fromYaml "~") | quote }}',
+        '  block: |',
+        '    ---',
+        '    text --- with dashes',
+        ' \t',
+        '---',
+        '---',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata:',
+        '  name: third',
+        '  annotations: {n: {{ toYaml .Values.extra | quote }}}',
+        '--- # trailing',
+        '',
+      ].join('\n'),
+    },
+  ];
+  const tmp = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'gitops-preview-parity-'));
+  try {
+    await writeFiles(path.join(tmp, 'chart'), files);
+    const renders = [{ extra: { z: 1, a: [true, null] } }, { extra: { z: 1, a: [true, null] } }, { extra: { other: 'value' } }];
+    for (const [i, values] of renders.entries()) {
+      await fs.promises.writeFile(path.join(tmp, 'values.json'), JSON.stringify(values));
+      const want = await native(helm, ['template', 'memo', path.join(tmp, 'chart'), '--namespace', 'memo', '--values', path.join(tmp, 'values.json'), '--kube-version', '1.33.0']);
+      assert.ok(want.ok, want.out);
+      assert.match(want.out, /name: third/);
+      const got = await wasmModule('helm').call('helm', { chartKey: 'memo-parity', releaseName: 'memo', namespace: 'memo', kubeVersion: '1.33.0', values }, i === 0 ? files : [], { timeoutMs: 120_000 });
+      assert.ok(got.ok, got.ok ? '' : got.message);
+      assert.equal(got.output, want.out, `render ${i + 1}`);
+    }
+  } finally {
+    await fs.promises.rm(tmp, { recursive: true, force: true });
+  }
+});

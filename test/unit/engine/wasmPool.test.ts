@@ -9,7 +9,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { wasmDir } from '../../../src/engine/wasm/host';
-import { kustomizePoolSize, setWasmPoolSize, WasmPool } from '../../../src/engine/wasm/pool';
+import { helmPoolSize, kustomizePoolSize, setWasmPoolSize, WasmPool } from '../../../src/engine/wasm/pool';
+import { WasmModule } from '../../../src/engine/wasm/host';
+import { callHelm } from '../../../src/render/helmCalls';
 import type { MemFile } from '../../../src/engine/wasm/protocol';
 import { Folder } from '../../../src/engine/folder';
 import { diskHost } from '../../../src/node/fsHost';
@@ -180,6 +182,46 @@ test('kustomize instances: one up to 3 cores (the main thread and V8 keep two bu
   } finally {
     if (saved === undefined) delete process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES;
     else process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES = saved;
+  }
+});
+
+test('helm instances: one per core, at most 2 (renders wait on nothing else)', () => {
+  const saved = process.env.GITOPS_PREVIEW_HELM_INSTANCES;
+  delete process.env.GITOPS_PREVIEW_HELM_INSTANCES;
+  try {
+    assert.deepEqual([1, 2, 3, 16].map((cores) => helmPoolSize(cores)), [1, 2, 2, 2]);
+    process.env.GITOPS_PREVIEW_HELM_INSTANCES = '1';
+    assert.equal(helmPoolSize(4), 1);
+  } finally {
+    if (saved === undefined) delete process.env.GITOPS_PREVIEW_HELM_INSTANCES;
+    else process.env.GITOPS_PREVIEW_HELM_INSTANCES = saved;
+  }
+});
+
+test("a chart's renders go to the helm instance that holds it: each chart's files are sent once", async () => {
+  const chart = (name: string): MemFile[] => [
+    { path: 'Chart.yaml', data: `apiVersion: v2\nname: ${name}\nversion: 1.0.0\n` },
+    { path: 'templates/cm.yaml', data: cm(`${name}-{{ .Values.n }}`) },
+  ];
+  const sent: string[] = [];
+  const call = WasmModule.prototype.call;
+  WasmModule.prototype.call = function (this: WasmModule, op, args, files, opts) {
+    if (files.length) sent.push((args as { chartKey: string }).chartKey);
+    return call.call(this, op, args, files, opts);
+  };
+  const pool = await setWasmPoolSize('helm', 2);
+  try {
+    const render = async (key: string, n: number) => {
+      const r = await callHelm('helm', { chartKey: key, releaseName: 'r', namespace: 'ns', values: { n } } as { chartKey: string }, chart(key), { timeoutMs: 60_000 });
+      assert.ok(r.ok && r.output.includes(`name: ${key}-${n}`), JSON.stringify(r));
+    };
+    await Promise.all([render('a', 1), render('b', 1)]);
+    assert.equal(pool.started, 2, 'both instances ran');
+    for (let n = 2; n < 6; n++) await render(n % 2 ? 'a' : 'b', n);
+    assert.deepEqual(sent.sort(), ['a', 'b']);
+  } finally {
+    WasmModule.prototype.call = call;
+    await setWasmPoolSize('helm', 1);
   }
 });
 
