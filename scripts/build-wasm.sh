@@ -84,6 +84,7 @@ kustomize_workspace() {
 # parsed template set, and answers `tpl` of a text without actions at once
 # (wasm/_overlay/helm/pkg/engine/parsed.go): render's parse loop and tplFun are redirected to it.
 # toYaml and fromYaml are answered from memory (memo.go; helm's own functions renamed).
+# releaseutil's manifest heads are decoded through JSON kept for the render's objects (heads.go).
 # releaseutil's SplitManifests splits with wasm/manifests instead of its regular expression (the
 # same answer; a fifth of a CRD chart's render went to that expression in WebAssembly).
 # A helm version without those lines stops the build.
@@ -104,6 +105,11 @@ helm_workspace() {
   grep -q '^func helmToYAML(v interface{}) string {' "$funcs" && grep -q '^func helmFromYAML(str string) map\[string\]interface{} {' "$funcs" \
     || { log "ERROR: helm $version has no toYAML and fromYAML in pkg/engine/funcs.go to answer from memory"; exit 1; }
   cp wasm/_overlay/helm/pkg/engine/*.go "$gen/helm/pkg/engine/"
+  local sorter="$gen/helm/pkg/releaseutil/manifest_sorter.go"
+  perl -0pi -e 's/\t\tif err := yaml\.Unmarshal\(\[\]byte\(m\), &entry\); err != nil \{\n/\t\tif err := unmarshalHead(m, &entry); err != nil {\n/; s/^\t"sigs\.k8s\.io\/yaml"\n/\t_ "sigs.k8s.io\/yaml"\n/m' "$sorter"
+  grep -q 'if err := unmarshalHead(m, &entry); err != nil {' "$sorter" \
+    || { log "ERROR: helm $version has no head decoding in pkg/releaseutil/manifest_sorter.go to redirect"; exit 1; }
+  cp wasm/_overlay/helm/pkg/releaseutil/*.go "$gen/helm/pkg/releaseutil/"
   local manifest="$gen/helm/pkg/releaseutil/manifest.go"
   perl -0pi -e 's/\tdocs := sep\.Split\(bigFileTmp, -1\)\n/\tdocs := manifests.Split(bigFileTmp)\n/; s/^import \(/import (\n\t"gitops-preview\/wasm\/manifests"/m' "$manifest"
   grep -q 'docs := manifests.Split(bigFileTmp)' "$manifest" \

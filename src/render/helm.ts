@@ -203,6 +203,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   }
   const install = asRecord(spec.install) ?? {};
   const crds = asString(install.crds) ?? 'Create';
+  const postRenderers = asArray(spec.postRenderers).map((p) => asRecord(asRecord(p)?.kustomize)).filter((k): k is Record<string, any> => !!k);
   const args = {
     // The instance keeps the chart loaded under this key, so the next render of it sends no files.
     chartKey: createHash('sha256').update(`${chartDigest.digest}\0${valuesFiles.length ? (chartFiles.find((f) => f.path === 'values.yaml')?.data ?? '') : ''}`).digest('hex'),
@@ -214,6 +215,8 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
     includeCRDs: true,
     skipTests: true,
     values,
+    objects: true,
+    texts: postRenderers.length > 0,
   };
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const templated = fromWasm(await callHelm('helm', args, chartFiles, { timeoutMs, signal: opts.signal }), label, 'helm template', budget.describe());
@@ -226,34 +229,27 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
     return { ok: false, error };
   }
 
-  // Post-renderers drop helm's `# Source:` comments; remember them by object identity first. A
-  // template (or crds/ file) of several documents names its source on the first one only.
+  // Post-renderers drop helm's `# Source:` comments; remember them by object identity first.
   const origins = new Map<string, RenderedObject['origin']>();
-  // Parsed once (a chart's CRDs can be megabytes): each document as helm wrote it and as data.
+  // The module answers each document as data (the JSON Kubernetes decodes from its YAML), so
+  // megabytes of CRDs are not parsed again here; with its text when a post-renderer needs it.
   type Parsed = { js: unknown; error?: string };
   const crdDocs: Parsed[] = [];
   let manifestDocs: Parsed[] = [];
   const manifestTexts: string[] = [];
-  let sourcePath = '';
-  for (const doc of parseAllDocuments(templated.value, QUIET)) {
-    const parsed: Parsed = doc.errors.length ? { js: undefined, error: doc.errors[0].message } : { js: doc.toJS() };
-    // A document of comments only keeps them on its empty contents: helm writes one when a file
-    // starts with `---` (`# Source: x` then the file), or with comments before its first `---`.
-    const emptyComment = parsed.js === null || parsed.js === undefined ? `\n${doc.contents?.comment ?? ''}` : '';
-    const comment = `${doc.commentBefore ?? ''}\n${doc.contents?.commentBefore ?? ''}${emptyComment}`;
-    sourcePath = /^ ?Source: (.+)$/m.exec(comment)?.[1].trim() ?? sourcePath;
+  const documents = renderedDocuments(templated.value);
+  if (!documents) return fail('build-failed', `${label}: the helm module answered something that is not JSON`);
+  for (const doc of documents) {
+    const parsed: Parsed = doc.error !== undefined ? { js: undefined, error: doc.error } : { js: doc.json };
     const o = asRecord(parsed.js);
-    const origin = sourceComment(comment, loc.value);
+    const origin = sourceComment(`Source: ${doc.source}`, loc.value);
     if (o && origin) origins.set(`${o.kind}/${asString(asRecord(o.metadata)?.name)}`, origin);
-    if (CRDS_FOLDER.test(sourcePath)) crdDocs.push(parsed);
+    if (doc.crd) crdDocs.push(parsed);
     else {
       manifestDocs.push(parsed);
-      // The document's own text (from its `---`), so a post-renderer gets what helm wrote.
-      const text = templated.value.slice(doc.range[0], doc.range[2]);
-      manifestTexts.push(text.endsWith('\n') ? text : `${text}\n`);
+      if (doc.text !== undefined) manifestTexts.push(doc.text);
     }
   }
-  const postRenderers = asArray(spec.postRenderers).map((p) => asRecord(asRecord(p)?.kustomize)).filter((k): k is Record<string, any> => !!k);
   if (postRenderers.length && manifestDocs.length) {
     const post = await kustomizePostRender(manifestTexts.join(''), postRenderers, opts, label);
     if (!post.ok) return post;
@@ -298,8 +294,27 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   return ok({ objects, chartCrds: chartCrds.value, warnings, incompleteValues, releaseName: hr.releaseName, namespace, chart: loc.value.display, chartInfo: chartInfoOf(chartFiles, chartDigest), values, unread: unread.keys, chartKeys: unread.known });
 }
 
-/** A `# Source:` path of the chart's `crds/` folder or a subchart's (`chart/charts/sub/crds/x.yaml`), as helm names them. */
-const CRDS_FOLDER = /^[^/]+(?:\/charts\/[^/]+)*\/crds\//;
+/** One rendered document as the helm module answers it (wasm/cmd/helm/objects.go). */
+interface RenderedDocument {
+  source: string;
+  crd: boolean;
+  json?: unknown;
+  error?: string;
+  text?: string;
+}
+
+function renderedDocuments(answer: string): RenderedDocument[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer);
+  } catch {
+    return undefined;
+  }
+  return asArray(asRecord(parsed)?.docs).map((d) => {
+    const o = asRecord(d) ?? {};
+    return { source: asString(o.source) ?? '', crd: o.crd === true, json: o.json, error: asString(o.error), text: asString(o.text) };
+  });
+}
 
 /** Name and version of the chart's Chart.yaml, with the digest that identifies its content. */
 function chartInfoOf(files: readonly MemFile[], digest: { digest: string; from: 'workspace' | 'chart cache' }): HelmRenderResult['chartInfo'] {

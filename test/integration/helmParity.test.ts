@@ -421,6 +421,7 @@ test('helm template: the WebAssembly module renders every shared chart as helm v
 
   const native = new Map<Case, { ok: boolean; out: string }>();
   const wasm = new Map<Case, { ok: boolean; out: string }>();
+  const asData = new Map<Case, { json?: unknown; error?: string }[]>();
   let nativeMs = 0;
   let wasmMs = 0;
   const t0 = performance.now();
@@ -447,6 +448,17 @@ test('helm template: the WebAssembly module renders every shared chart as helm v
         );
         wasmMs += performance.now() - s;
         wasm.set(c, r.ok ? { ok: true, out: r.output } : { ok: false, out: r.message });
+        if (r.ok && !c.volatile?.length) {
+          // The same render answered as data (what the product asks for): its documents' JSON.
+          const data = await wasmModule('helm').call(
+            'helm',
+            { chartKey: `parity:${file}`, releaseName: c.release, namespace: c.namespace, kubeVersion: KUBE_VERSION, includeCRDs: true, skipTests: true, values: c.values, objects: true },
+            [],
+            { timeoutMs: 120_000 },
+          );
+          assert.ok(data.ok, data.ok ? '' : data.message);
+          asData.set(c, (JSON.parse(data.output) as { docs: { json?: unknown; error?: string }[] }).docs);
+        }
       }
     })(),
   ]);
@@ -455,6 +467,7 @@ test('helm template: the WebAssembly module renders every shared chart as helm v
   const summary: string[] = [];
   let identical = 0;
   let documents = 0;
+  let objectsCompared = 0;
   for (const { c } of jobs) {
     const want = native.get(c.again ?? c)!;
     const got = wasm.get(c)!;
@@ -485,14 +498,33 @@ test('helm template: the WebAssembly module renders every shared chart as helm v
       problems.push(`${name}: outputs differ\n${firstDifference(a.text, b.text)}`);
       continue;
     }
+    const data = asData.get(c);
+    if (data) {
+      // As data, the documents are those of the text: parsed here, they give the same objects.
+      const parsed = parseAllDocuments(want.out).map((d) => d.toJS()).filter((o) => o !== null && o !== undefined);
+      const objects = data.filter((d) => d.error === undefined && d.json !== null).map((d) => d.json);
+      const failed = data.filter((d) => d.error !== undefined);
+      if (failed.length) problems.push(`${name}: ${failed.length} document(s) not converted: ${failed[0].error}`);
+      else {
+        try {
+          assert.deepStrictEqual(objects, parsed);
+          objectsCompared += objects.length;
+        } catch (err) {
+          problems.push(`${name}: the documents as data differ from helm template's\n${(err as Error).message.slice(0, 2000)}`);
+          continue;
+        }
+      }
+    }
     identical++;
     documents += docCount(want.out);
     summary.push(`${name}: ${docCount(want.out)} documents, ${want.out.length} bytes${a.replaced ? `, ${a.replaced} generated values described` : ''}`);
   }
   for (const line of summary) t.diagnostic(line);
   t.diagnostic(`${jobs.length} renders, ${identical} identical (${documents} documents); native ${(nativeMs / 1000).toFixed(1)} s, wasm ${(wasmMs / 1000).toFixed(1)} s (summed), wall ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  t.diagnostic(`${objectsCompared} documents answered as data, each equal to helm template's parsed`);
   assert.equal(problems.length, 0, problems.join('\n\n'));
   assert.equal(identical, 3 * (names.length - 1));
+  assert.ok(objectsCompared > 500, `only ${objectsCompared} documents compared as data`);
   // Not trivially equal: the non-default values change what every chart renders.
   for (const n of names.filter((x) => x !== LIBRARY)) {
     const [d, v] = jobs.filter((j) => j.c.chart === n && !j.c.again).map((j) => native.get(j.c)!.out);

@@ -32,6 +32,10 @@ type templateArgs struct {
 	IncludeCRDs bool           `json:"includeCRDs"`
 	SkipTests   bool           `json:"skipTests"`
 	Values      map[string]any `json:"values"`
+	// Objects: answer the rendered documents as data (objects.go) instead of helm template's
+	// text; Texts: with each document's text as helm template prints it.
+	Objects bool `json:"objects"`
+	Texts   bool `json:"texts"`
 }
 
 // template is `helm template NAME CHART --namespace NS --kube-version V [--include-crds] [--skip-tests]`
@@ -50,9 +54,16 @@ func template(raw json.RawMessage, files abi.Files) (string, error) {
 			return "", fmt.Errorf("An error occurred while checking for chart dependencies. You may need to run `helm dependency build` to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: %s", strings.Join(missing, ", "))
 		}
 	}
+	if args.Objects {
+		releaseutil.KeptJSON = map[string][]byte{}
+		defer func() { releaseutil.KeptJSON = nil }()
+	}
 	rendered, err := render(ch, args)
 	if err != nil {
 		return "", err
+	}
+	if args.Objects {
+		return renderedObjects(rendered, args)
 	}
 	var out bytes.Buffer
 	fmt.Fprintln(&out, strings.TrimSpace(rendered.manifest))
@@ -66,8 +77,10 @@ func template(raw json.RawMessage, files abi.Files) (string, error) {
 }
 
 type rendering struct {
-	manifest string
-	hooks    []*release.Hook
+	manifest  string
+	crds      []chart.CRD
+	manifests []releaseutil.Manifest
+	hooks     []*release.Hook
 }
 
 // render is what helm's action.Install does for `helm template` (client only, dry run): that
@@ -122,16 +135,22 @@ func render(ch *chart.Chart, args templateArgs) (rendering, error) {
 	if err != nil {
 		return rendering{}, err
 	}
-	var b bytes.Buffer
+	var crds []chart.CRD
 	if args.IncludeCRDs {
-		for _, crd := range ch.CRDObjects() {
-			fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", crd.Filename, string(crd.File.Data))
-		}
+		crds = ch.CRDObjects()
+	}
+	if args.Objects {
+		// The answer is the documents themselves (objects.go): no text to write.
+		return rendering{crds: crds, manifests: manifests, hooks: hooks}, nil
+	}
+	var b bytes.Buffer
+	for _, crd := range crds {
+		fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", crd.Filename, string(crd.File.Data))
 	}
 	for _, m := range manifests {
 		fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", m.Name, m.Content)
 	}
-	return rendering{manifest: b.String(), hooks: hooks}, nil
+	return rendering{manifest: b.String(), crds: crds, manifests: manifests, hooks: hooks}, nil
 }
 
 // missingDependencies is helm's action.CheckDependencies: Chart.yaml dependencies with no chart in charts/.
