@@ -124,7 +124,7 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
   let existingConfig: Record<string, unknown> | undefined;
   if (existing) {
     try {
-      const written = asRecord(kustomizationValue(ws, existing.real)) ?? {};
+      const written = asRecord(ws.yamlValue(existing.real)) ?? {};
       existingConfig = withoutFetchedInputs(written) ?? written;
     } catch (err) {
       return fail('invalid', `${existing.real}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
@@ -150,16 +150,6 @@ export function fluxKustomizationText(ws: Workspace, ks: KustomizationNode, view
   return ok({ path, key, get text() { return text(); }, userOrigins, listed, looked });
 }
 
-/**
- * A kustomization file's value: the workspace's parse when it read the file as one clean document
- * (on a warm start, restored from the parse cache), else `parseYaml` of its text, which throws
- * what is wrong. Callers copy before changing it (fluxKustomization clones it).
- */
-function kustomizationValue(ws: Workspace, real: string): unknown {
-  const file = ws.files.get(real);
-  if (file && file.text === ws.readText(real) && file.problems.length === 0 && file.docs.length <= 1 && file.docs.every((d) => d.problems.length === 0)) return file.docs[0]?.value ?? null;
-  return parseYaml(ws.readText(real) ?? '');
-}
 
 /**
  * Flux's kustomization as YAML, kept by its JSON: every edit's build generates the same one again,

@@ -3,8 +3,6 @@
  * `files:` entry, a patch file, a folder without kustomization.yaml...). Found before running
  * kustomize so the message names the entry and the kustomization file it is written in.
  */
-import { parseYaml } from '../yaml/document';
-import { ParsedByText } from '../yaml/byText';
 import type { Workspace } from '../workspace/workspace';
 import { isRemoteResource } from '../model/expand';
 import { asArray, asRecord, asString } from '../model/objects';
@@ -22,9 +20,6 @@ export interface MissingInput {
   entry: string;
   reason: string;
 }
-
-/** Kustomization files as parsed YAML (read only). */
-const kustomizations = new ParsedByText((text) => parseYaml(text));
 
 /** Path part of a generator source: `key=path` or `path`. */
 function generatorPath(entry: string): string {
@@ -54,7 +49,7 @@ export function missingInputs(ws: Workspace, view: SourceView, vdir: string, com
     }
     let config: Record<string, any>;
     try {
-      config = asRecord(kustomizations.get(ws.readText(kfile.real) ?? '')) ?? {};
+      config = asRecord(ws.yamlValue(kfile.real)) ?? {};
     } catch {
       return; // kustomize reports invalid YAML itself, with its position
     }

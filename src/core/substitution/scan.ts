@@ -25,19 +25,22 @@ export function substitutionsInDoc(doc: YamlDoc): DocSubstitutions {
   if (text.slice(doc.start, doc.end).includes('${')) {
     const refs: SubstitutionRef[] = [];
     const errors: SubstitutionSyntaxError[] = [];
-    try {
-      visit(doc.node, {
-        Scalar(_key, node) {
-          const range = node.range;
-          if (!range) return;
-          const source = text.slice(range[0], range[1]);
-          const found = findSubstitutions(source, range[0]);
-          for (const r of found.refs) refs.push(r);
-          if (found.error) errors.push(found.error);
-        },
-      });
-    } catch {
-      // A document nested deeper than the stack allows: its parse already carries a problem.
+    const scan = (range: readonly [number, number]) => {
+      const found = findSubstitutions(text.slice(range[0], range[1]), range[0]);
+      for (const r of found.refs) refs.push(r);
+      if (found.error) errors.push(found.error);
+    };
+    if (doc.substitutionScalars) doc.substitutionScalars.forEach(scan);
+    else {
+      try {
+        visit(doc.node, {
+          Scalar(_key, node) {
+            if (node.range) scan([node.range[0], node.range[1]]);
+          },
+        });
+      } catch {
+        // A document nested deeper than the stack allows: its parse already carries a problem.
+      }
     }
     result = refs.length || errors.length ? { refs, errors } : EMPTY;
   }

@@ -1,4 +1,4 @@
-import { MAX_FILE_BYTES, parseSourceFile, type SourceFile } from '../yaml/document';
+import { MAX_FILE_BYTES, parseSourceFile, parseYaml, type SourceFile } from '../yaml/document';
 import { isNotRead, type FileNotRead, type FileRead, type WorkspaceHost } from './host';
 import { DEFAULT_SOURCE_IGNORE, IgnoreMatcher } from './sourceignore';
 import { KUSTOMIZATION_FILE_NAMES } from '../kinds';
@@ -304,6 +304,17 @@ export class Workspace {
     if (known !== undefined || !this.isUnderRoot(path)) return known;
     const read = this.readConfined(path, undefined, maxBytes);
     return typeof read === 'string' ? read : undefined;
+  }
+
+  /**
+   * A one-document YAML file's value (a kustomization file): the workspace's parse when it read
+   * the file as one clean document (on a warm start, restored from the parse cache), else
+   * `parseYaml` of its text, which throws what is wrong. Shared: callers copy before changing it.
+   */
+  yamlValue(real: string): unknown {
+    const file = this.files.get(real);
+    if (file && file.text === this.readText(real) && file.problems.length === 0 && file.docs.length <= 1 && file.docs.every((d) => d.problems.length === 0)) return file.docs[0]?.value ?? null;
+    return parseYaml(this.readText(real) ?? '');
   }
 
   /**

@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, isSeq, isPair, LineCounter, YAMLParseError, type Document, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, isPair, LineCounter, visit, YAMLParseError, type Document, type Node, type Pair } from 'yaml';
 import { composeGo } from './goAliases';
 import { LineIndex, type Range } from './lines';
 
@@ -29,6 +29,11 @@ export interface YamlDoc {
   readonly start: number;
   readonly end: number;
   readonly problems: YamlProblem[];
+  /**
+   * Source ranges of the scalars holding `${`, in document order: what the substitution scan reads,
+   * kept with the parse so that a restored file needs no tree for it. Undefined: read the tree.
+   */
+  readonly substitutionScalars?: readonly (readonly [number, number])[];
 }
 
 export interface SourceFile {
@@ -76,10 +81,12 @@ export interface DocParse {
   readonly problems: readonly YamlProblem[];
   /** The tree is read on most checks (`${` documents, or ones with problems): parsed once and kept. */
   readonly keep: boolean;
+  /** YamlDoc.substitutionScalars. */
+  readonly substitutionScalars?: readonly (readonly [number, number])[];
 }
 
 /** Changes whenever a text's FileParse could change (this file, goAliases.ts, the yaml library): persisted parses of another are not reused. */
-export const PARSE_FORMAT = 1;
+export const PARSE_FORMAT = 2;
 
 /**
  * A file is parsed on first access to `docs`, `problems` or `lines`: building the tree only needs
@@ -146,7 +153,7 @@ export function isParsed(file: SourceFile): boolean {
 }
 
 function restore(file: LazySourceFile, parse: FileParse): { docs: YamlDoc[]; problems: YamlProblem[] } {
-  const docs = parse.docs.map((d, index) => new ParsedDoc(file, index, d.keep ? () => file.trees()[index] : undefined, d.range, d.value, d.start, d.end, [...d.problems]));
+  const docs = parse.docs.map((d, index) => new ParsedDoc(file, index, d.keep ? () => file.trees()[index] : undefined, d.range, d.value, d.start, d.end, [...d.problems], d.substitutionScalars));
   return { docs, problems: [...parse.problems] };
 }
 
@@ -204,12 +211,31 @@ function parseText(file: SourceFile): { files: { docs: YamlDoc[]; problems: Yaml
       }
     }
     const start = node.contents?.range?.[0] ?? node.range[0];
-    const keep = docProblems.length > 0 || value === undefined || text.slice(node.range[0], node.range[2]).includes('${');
+    const substituted = text.slice(node.range[0], node.range[2]).includes('${');
+    const keep = docProblems.length > 0 || value === undefined || substituted;
     const range = [node.range[0], node.range[1], node.range[2]] as const;
-    docs.push(new ParsedDoc(file, index, keep ? () => node : undefined, range, value, start, node.range[1], docProblems));
-    parses.push({ range, value, start, end: node.range[1], problems: docProblems, keep });
+    const substitutionScalars = substituted ? scalarsHolding(node, text, '${') : undefined;
+    docs.push(new ParsedDoc(file, index, keep ? () => node : undefined, range, value, start, node.range[1], docProblems, substitutionScalars));
+    parses.push({ range, value, start, end: node.range[1], problems: docProblems, keep, substitutionScalars });
   });
   return result;
+}
+
+/** Source ranges of a tree's scalars (keys and values) whose text holds `needle`; undefined when too deep to walk. */
+function scalarsHolding(node: Document.Parsed, text: string, needle: string): (readonly [number, number])[] | undefined {
+  const out: (readonly [number, number])[] = [];
+  try {
+    visit(node, {
+      Scalar(_key, scalar) {
+        const range = scalar.range;
+        if (range && text.slice(range[0], range[1]).includes(needle)) out.push([range[0], range[1]]);
+      },
+    });
+  } catch {
+    // A document nested deeper than the stack allows: its parse already carries a problem.
+    return undefined;
+  }
+  return out;
 }
 
 function parseDocuments(text: string, cut: number | undefined): Document.Parsed[] {
@@ -227,6 +253,7 @@ class ParsedDoc implements YamlDoc {
     readonly start: number,
     readonly end: number,
     readonly problems: YamlProblem[],
+    readonly substitutionScalars: readonly (readonly [number, number])[] | undefined,
   ) {}
 
   get node(): Document.Parsed {

@@ -9,6 +9,7 @@ import { buildCacheDir } from '../../../src/engine/persistentBuildCache';
 import { nodeEngine, openRefined } from '../../../src/engine/node';
 import { isParsed, parseSourceFile, type SourceFile } from '../../../src/core/yaml/document';
 import { checkCli, treeCli } from '../hardening/cli';
+import { substitutionsInDoc } from '../../../src/core/substitution/scan';
 import { CORPORA } from '../helpers';
 
 const made: string[] = [];
@@ -59,6 +60,28 @@ test('a file restored from a kept parse reads exactly as a parsed one, trees inc
   assert.equal(aliases.other, aliases.base);
   // And the plain parse agrees with both.
   assert.deepEqual(Object.entries(TEXTS).map(([name, text]) => shape(parseSourceFile(`/plain/${name}`, text))), expected);
+});
+
+test('the substitution scan of a restored file reads the kept scalar ranges: no tree is parsed for it', () => {
+  const dir = tmp();
+  const text = `${TEXTS['subst.yaml']}---\nkind: List\nitems:\n  - \${A}-\${B:-x}\n  - plain\n  - "\${C"\n`;
+  const fresh = parseSourceFile('/repo/subst.yaml', text);
+  const expected = fresh.docs.map((d) => substitutionsInDoc(d));
+  assert.equal(expected.flatMap((e) => e.refs).length, 4);
+  assert.equal(expected.flatMap((e) => e.errors).length, 1);
+  const a = ParseCache.open(options(dir));
+  assert.equal(a.sourceFile('/repo/subst.yaml', text).docs.length, 2);
+  a.dispose();
+  const restored = ParseCache.open(options(dir)).sourceFile('/repo/subst.yaml', text) as SourceFile & { trees(): unknown };
+  assert.ok(isParsed(restored), 'restored from the kept parse');
+  let treesParsed = 0;
+  const trees = restored.trees.bind(restored);
+  restored.trees = () => {
+    treesParsed++;
+    return trees();
+  };
+  assert.deepEqual(restored.docs.map((d) => substitutionsInDoc(d)), expected);
+  assert.equal(treesParsed, 0);
 });
 
 test('a file holding a Secret\'s values is never written, nor are tiny texts; a reference to a Secret is', () => {
