@@ -9,7 +9,7 @@ async function main() {
   const node = await esbuild.context({
     // engineWorker: the engine's worker thread, started by the extension (src/extension/engineService.ts);
     // wasm-worker: the thread that owns a WebAssembly module's instance (src/engine/wasm/host.ts).
-    entryPoints: { extension: 'src/extension/extension.ts', engineWorker: 'src/engine/workerEntry.ts', engineWorkerBundle: 'src/engine/worker.ts', cli: 'src/cli/launch.ts', 'cli-worker': 'src/cli/main.ts', 'wasm-worker': 'src/engine/wasm/worker.ts' },
+    entryPoints: { extension: 'src/extension/extension.ts', engineWorker: 'src/engine/workerEntry.ts', engineWorkerBundle: 'src/engine/worker.ts', cli: 'src/cli/launch.ts', 'cli-worker': 'src/cli/main.ts', 'wasm-worker': 'src/engine/wasm/worker.ts', kube: 'src/cluster/kubeLibrary.ts' },
     bundle: true,
     format: 'cjs',
     platform: 'node',

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KubeConfig, type User } from '@kubernetes/client-node';
+import type { KubeConfig, User } from '@kubernetes/client-node';
+import { kubeLibrary } from './library';
 import { clusterError, type ClusterError } from './errors';
 import { fail, ok, type Result } from '../core/result';
 
@@ -56,7 +57,7 @@ export function kubeconfigFiles(opts: Pick<KubeConfigOptions, 'kubeconfigPath' |
  */
 export function readKubeConfig(opts: Pick<KubeConfigOptions, 'kubeconfigPath' | 'env'>): Result<{ kc: KubeConfig; files: string[] }, ClusterError> {
   const { files, origin } = kubeconfigFiles(opts);
-  const merged = new KubeConfig();
+  const merged = new (kubeLibrary().KubeConfig)();
   merged.clusters = [];
   merged.users = [];
   merged.contexts = [];
@@ -71,7 +72,7 @@ export function readKubeConfig(opts: Pick<KubeConfigOptions, 'kubeconfigPath' | 
       if (code === 'ENOENT') continue;
       return fail(clusterError('bad-kubeconfig', `Cannot read kubeconfig ${file}: ${code ?? (e as Error).message}`));
     }
-    const one = new KubeConfig();
+    const one = new (kubeLibrary().KubeConfig)();
     try {
       one.loadFromString(text);
       one.makePathsAbsolute(path.dirname(file));

@@ -17,6 +17,9 @@ import type { ObjectChange } from './types';
 const MASKED_ONLY = '~ .: only Secret values copied into it differ (masked)';
 
 export function compareObjects(before: readonly KubeJson[], after: readonly KubeJson[]): ObjectChange[] {
+  // Most producers are the same on both sides: said without the display copies (masking a
+  // producer that holds a Secret copies every object of it).
+  if (unchanged(before, after)) return [];
   const [shownBefore, shownAfter] = masked(before, after);
   const beforeByKey = new Map(shownBefore.map((o, i) => [identity(o), { shown: o, raw: before[i] }]));
   const out: ObjectChange[] = [];
@@ -38,6 +41,20 @@ export function compareObjects(before: readonly KubeJson[], after: readonly Kube
     out.push({ ...ref(shown), change: 'removed', diff: signedLines(yaml, '-'), yaml: { before: yaml, after: '' } });
   }
   return out.sort((a, b) => order(a).localeCompare(order(b)));
+}
+
+/** Whether compareObjects would find nothing: the same identities, each object equal to the other side's. */
+function unchanged(before: readonly KubeJson[], after: readonly KubeJson[]): boolean {
+  if (before.length !== after.length) return false;
+  const beforeByKey = new Map(before.map((o) => [identity(o), o]));
+  const seen = new Set<string>();
+  for (const o of after) {
+    const key = identity(o);
+    const old = beforeByKey.get(key);
+    if (old === undefined || !deepEqual(old, o)) return false;
+    seen.add(key);
+  }
+  return seen.size === beforeByKey.size;
 }
 
 /** Display copies of both sides: each Secret masked against its other version, Secret values scrubbed elsewhere. */
