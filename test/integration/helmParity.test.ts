@@ -500,7 +500,7 @@ test('helm template: the WebAssembly module renders every shared chart as helm v
     }
     const data = asData.get(c);
     if (data) {
-      // As data, the documents are those of the text: parsed here, they give the same objects.
+      // As data, the documents are those of the text: parsed here, they give the same objects, keys in the same order.
       const parsed = parseAllDocuments(want.out).map((d) => d.toJS()).filter((o) => o !== null && o !== undefined);
       const objects = data.filter((d) => d.error === undefined && d.json !== null).map((d) => d.json);
       const failed = data.filter((d) => d.error !== undefined);
@@ -508,6 +508,8 @@ test('helm template: the WebAssembly module renders every shared chart as helm v
       else {
         try {
           assert.deepStrictEqual(objects, parsed);
+          // Keys too in the document's order, as the templates write them.
+          assert.equal(JSON.stringify(objects), JSON.stringify(parsed), 'the same objects, but their keys in another order');
           objectsCompared += objects.length;
         } catch (err) {
           problems.push(`${name}: the documents as data differ from helm template's\n${(err as Error).message.slice(0, 2000)}`);

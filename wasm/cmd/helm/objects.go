@@ -2,7 +2,7 @@ package main
 
 // The rendered documents as data, for the host's model: each with the file helm names as its
 // source (`# Source:`), and its JSON as Kubernetes decodes the YAML (sigs.k8s.io/yaml, as helm's
-// kube client does when helm-controller applies it). The release manifest's documents come with
+// kube client does when helm-controller applies it), its keys in the document's order. The release manifest's documents come with
 // the JSON helm's sort already made of them (releaseutil.KeptJSON); the crds/ folder's files,
 // which helm installs apart, are split into documents as the kube client splits them.
 
@@ -15,7 +15,6 @@ import (
 	"io"
 
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"sigs.k8s.io/yaml"
 
 	"helm.sh/helm/v3/pkg/releaseutil"
 )
@@ -69,7 +68,7 @@ func jsonDoc(d outputDoc, text string, manifest bool, texts bool) outputDoc {
 	}
 	if j, ok := releaseutil.KeptJSON[text]; ok && manifest {
 		d.JSON = j
-	} else if j, err := yaml.YAMLToJSON([]byte(read)); err == nil {
+	} else if j, err := releaseutil.DocumentJSON(read); err == nil {
 		d.JSON = j
 	} else {
 		d.Error = err.Error()
