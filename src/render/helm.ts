@@ -242,7 +242,7 @@ export async function renderHelmReleaseImpl(model: RepoModel, hr: HelmReleaseNod
   for (const doc of documents) {
     const parsed: Parsed = doc.error !== undefined ? { js: undefined, error: doc.error } : { js: doc.json };
     const o = asRecord(parsed.js);
-    const origin = sourceComment(`Source: ${doc.source}`, loc.value);
+    const origin = sourceOrigin(doc.source, loc.value);
     if (o && origin) origins.set(`${o.kind}/${asString(asRecord(o.metadata)?.name)}`, origin);
     if (doc.crd) crdDocs.push(parsed);
     else {
@@ -347,10 +347,10 @@ export function chartFilesDigest(files: readonly MemFile[]): string {
   return h.digest('hex');
 }
 
-/** `# Source: chart/templates/x.yaml` → the template file, for local charts. */
-function sourceComment(comment: string, loc: ChartLocation): RenderedObject['origin'] {
+/** A document's source as helm names it (`chart/templates/x.yaml`) → the template file, for local charts. */
+function sourceOrigin(source: string, loc: ChartLocation): RenderedObject['origin'] {
   if (loc.kind !== 'local') return undefined;
-  const m = /Source: [^/\n]+\/(.+)$/m.exec(comment);
+  const m = /^[^/]+\/(.+)$/.exec(source);
   return m ? { file: `${loc.dir}/${m[1].trim()}`, docIndex: 0 } : undefined;
 }
 
