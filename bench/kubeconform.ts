@@ -6,6 +6,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { stringify } from 'yaml';
 import { childCpuMs } from './childProcess';
 import { SCHEMA_TEMPLATE } from './jsonSchemas';
 import { testToolBin } from './testTools';
@@ -31,11 +32,13 @@ export interface WrittenObjects {
 const PER_FILE = 50;
 
 /**
- * The objects as multi-document files of up to PER_FILE documents, each document one line of JSON
- * (read the same by any YAML parser: no YAML 1.1/1.2 differences), no two documents of a file with
+ * The objects as multi-document files of up to PER_FILE documents, no two documents of a file with
  * the same apiVersion, kind and name, so the output's (file, version, kind, name) names one object.
+ * `json`: each document one line of JSON (read the same by any YAML parser: no YAML 1.1/1.2
+ * differences); `block`: block-style YAML as `kustomize build` prints it, strings that YAML 1.1
+ * would read as something else quoted.
  */
-export function writeObjectFiles(dir: string, bodies: readonly Record<string, unknown>[]): WrittenObjects {
+export function writeObjectFiles(dir: string, bodies: readonly Record<string, unknown>[], style: 'json' | 'block' = 'json'): WrittenObjects {
   const chunks: { docs: string[]; seen: Set<string>; members: number[] }[] = [];
   const index = new Map<string, number>();
   const files: string[] = [];
@@ -43,7 +46,7 @@ export function writeObjectFiles(dir: string, bodies: readonly Record<string, un
     const id = `${String(body.apiVersion)}|${String(body.kind)}|${nameOf(body)}`;
     let chunk = chunks.find((c) => c.docs.length < PER_FILE && !c.seen.has(id));
     if (!chunk) chunks.push((chunk = { docs: [], seen: new Set(), members: [] }));
-    chunk.docs.push(JSON.stringify(body));
+    chunk.docs.push(style === 'json' ? JSON.stringify(body) : stringify(body, { version: '1.1', lineWidth: 0 }).trimEnd());
     chunk.seen.add(id);
     chunk.members.push(i);
   });

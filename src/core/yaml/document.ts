@@ -1,6 +1,7 @@
 import { isAlias, isMap, isScalar, isSeq, isPair, LineCounter, visit, YAMLParseError, type Document, type Node, type Pair } from 'yaml';
 import { composeGo } from './goAliases';
 import { LineIndex, type Range } from './lines';
+import { quickParse } from './quickParse';
 
 export type PathSegment = string | number;
 
@@ -132,6 +133,12 @@ class LazySourceFile implements SourceFile {
 
   private parse(): { docs: YamlDoc[]; problems: YamlProblem[] } {
     if (this.parsed) return this.parsed;
+    const quick = this.text.length <= MAX_FILE_BYTES ? quickParse(this.text, MAX_DOCUMENTS) : undefined;
+    if (quick) {
+      this.parsed = restore(this, quick);
+      this.onParsed?.(quick);
+      return this.parsed;
+    }
     const { files, parse } = parseText(this);
     this.parsed = files;
     this.onParsed?.(parse);
@@ -155,6 +162,11 @@ export function isParsed(file: SourceFile): boolean {
 function restore(file: LazySourceFile, parse: FileParse): { docs: YamlDoc[]; problems: YamlProblem[] } {
   const docs = parse.docs.map((d, index) => new ParsedDoc(file, index, d.keep ? () => file.trees()[index] : undefined, d.range, d.value, d.start, d.end, [...d.problems], d.substitutionScalars));
   return { docs, problems: [...parse.problems] };
+}
+
+/** The yaml library's parse of a text, never the quick one: what test/unit/yaml/quickParse.test.ts compares it with. */
+export function libraryParse(text: string): FileParse {
+  return parseText({ path: '', text, lines: new LineIndex(text), docs: [], problems: [] }).parse;
 }
 
 function parseText(file: SourceFile): { files: { docs: YamlDoc[]; problems: YamlProblem[] }; parse: FileParse } {
@@ -295,6 +307,8 @@ function documentLimitOffset(text: string): number | undefined {
  * workspace file (a kustomization.yaml, a values key of a ConfigMap, kustomize's output).
  */
 export function parseYaml(text: string): unknown {
+  const quick = text.length <= MAX_FILE_BYTES ? quickParse(text, 1) : undefined;
+  if (quick?.docs.length === 1) return quick.docs[0].value;
   const lineCounter = new LineCounter();
   const [doc, more] = composeGo(text, { ...QUIET, uniqueKeys: false }, lineCounter.addNewLine, true);
   if (more) doc.errors.push(new YAMLParseError(more.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
