@@ -1,5 +1,7 @@
-import * as http from 'node:http';
-import * as https from 'node:https';
+// Types only: the modules (and net, tls and the rest they load) are loaded by the first request,
+// so commands that never reach a cluster do not compile them at start.
+import type * as http from 'node:http';
+import type * as https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { FLUX_TYPES, type ResourceType } from '../core/kinds';
 import type { KubeJson } from '../core/kubeJson';
@@ -312,7 +314,8 @@ export class ClusterClient {
     }
     const requestOptions: https.RequestOptions = { ...auth.value, method, headers };
     delete (requestOptions as { timeout?: number }).timeout;
-    const mod = url.protocol === 'http:' ? http : https;
+    // `require`, not `import()`: the CLI's bundle runs from a vm.Script (V8's code cache), where import() is not available.
+    const mod: { request: typeof https.request } = url.protocol === 'http:' ? (require('node:http') as typeof http) : (require('node:https') as typeof https);
     const where = `${method} ${url.pathname}`;
 
     return new Promise<Result<string, ClusterError>>((resolve) => {
