@@ -36,7 +36,8 @@ const PER_FILE = 50;
  * the same apiVersion, kind and name, so the output's (file, version, kind, name) names one object.
  * `json`: each document one line of JSON (read the same by any YAML parser: no YAML 1.1/1.2
  * differences); `block`: block-style YAML as `kustomize build` prints it, strings that YAML 1.1
- * would read as something else quoted.
+ * would read as something else quoted (a document holding a character go-yaml reads as a line
+ * break stays JSON).
  */
 export function writeObjectFiles(dir: string, bodies: readonly Record<string, unknown>[], style: 'json' | 'block' = 'json'): WrittenObjects {
   const chunks: { docs: string[]; seen: Set<string>; members: number[] }[] = [];
@@ -46,7 +47,9 @@ export function writeObjectFiles(dir: string, bodies: readonly Record<string, un
     const id = `${String(body.apiVersion)}|${String(body.kind)}|${nameOf(body)}`;
     let chunk = chunks.find((c) => c.docs.length < PER_FILE && !c.seen.has(id));
     if (!chunk) chunks.push((chunk = { docs: [], seen: new Set(), members: [] }));
-    chunk.docs.push(style === 'json' ? JSON.stringify(body) : stringify(body, { version: '1.1', lineWidth: 0 }).trimEnd());
+    const json = JSON.stringify(body);
+    // go-yaml reads U+0085, U+2028 and U+2029 as line breaks, which a literal block may hold: such a document stays JSON.
+    chunk.docs.push(style === 'json' || /[\u0085\u2028\u2029]/.test(json) ? json : stringify(body, { version: '1.1', lineWidth: 0 }).trimEnd());
     chunk.seen.add(id);
     chunk.members.push(i);
   });
