@@ -19,6 +19,20 @@ export const adversarialBudgets = {
     return { files };
   },
   /**
+   * `count` ConfigMaps of about `bytes` each whose data holds one short key per line: a value many
+   * times its text's size in memory, however the YAML is read (a block scalar is not: it is one string).
+   */
+  manyKeyFiles: (count = 6, bytes = 4.9e6): Adversarial => {
+    const files: Record<string, string> = { ...BASE };
+    const head = (i: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keys${i}\n  namespace: default\ndata:\n`;
+    for (let i = 0; i < count; i++) {
+      let body = head(i);
+      for (let k = 0; body.length < bytes - 20; k++) body += `  k${k}: v\n`;
+      files[`apps/keys/f${String(i).padStart(2, '0')}.yaml`] = body;
+    }
+    return { files };
+  },
+  /**
    * postBuild.substitute holds one `varBytes` variable, used `uses` times over `configMaps` small
    * ConfigMaps: a few KB of YAML that substitute to `varBytes × uses` (400 MB at the defaults).
    */

@@ -171,7 +171,7 @@ test('the overall time limit stops a command that its budgets let run on, with e
   }));
 
 test('the memory ceiling stops a command whose heap outgrows it, with exit 2 and the reason', GUARD, () =>
-  withFixture(adversarialBudgets.manyLargeFiles(2), async (dir) => {
+  withFixture(adversarialBudgets.manyKeyFiles(6), async (dir) => {
     const run = await cliProcess(['check', dir, '--max-memory-mb', '128']);
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /^gitops-preview check: stopped: its work needed more than the 128 MB memory ceiling of a command \(--max-memory-mb raises it\)/);
