@@ -40,7 +40,7 @@ test-e2e: package
 
 test: test-unit test-integration test-e2e
 
-bench: build tools
+bench: build tools package
 	npm run bench
 
 package: build

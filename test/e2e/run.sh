@@ -24,8 +24,10 @@ vsix="${GITOPS_VSIX:-$repo_root/dist/gitops-preview.vsix}"
 [[ -s "$vsix" ]] || die "no $vsix: run make package (bash scripts/package.sh) first"
 [[ -d node_modules/tsx ]] || die "tsx is missing from node_modules (npm ci at the repo root)"
 # E2E_SCENARIOS: a file-name glob to run some scenario files only (e.g. '05-*').
-mapfile -t scenarios < <(find test/e2e/scenarios -name "${E2E_SCENARIOS:-*}.test.ts" -type f | sort)
-[[ ${#scenarios[@]} -gt 0 ]] || die "no test/e2e/scenarios/*.test.ts"
+# E2E_SCENARIO_DIR=test/e2e/bench runs the measurements in real VS Code (npm run bench -- editor) instead.
+scenario_dir="${E2E_SCENARIO_DIR:-test/e2e/scenarios}"
+mapfile -t scenarios < <(find "$scenario_dir" -name "${E2E_SCENARIOS:-*}.test.ts" -type f | sort)
+[[ ${#scenarios[@]} -gt 0 ]] || die "no $scenario_dir/*.test.ts"
 
 bash "$here/install.sh"
 t_install=$((SECONDS - t0))
