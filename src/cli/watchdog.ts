@@ -7,7 +7,6 @@
  * process abort. Either way the command ends with exit 2 and says why, never with a partial
  * answer that reads as clean.
  */
-import * as v8 from 'node:v8';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { describeMs } from '../core/budgets';
 import { EXIT_USAGE, type CliIO } from './io';
@@ -22,9 +21,6 @@ export interface Watchdog {
 
 /** Far above the budgets it backs (300 s of builds) and real repositories' heaps (tens to hundreds of MB). */
 export const DEFAULT_WATCHDOG: Watchdog = { timeMs: 600_000, memoryMb: 3072 };
-
-/** See runWatched; docs/benchmarks.md ("Starting fast") has the measurement. */
-const YOUNG_SEMI_SPACE_MB = 16;
 
 type FromCli = { type: 'stdout' | 'stderr'; text: string } | { type: 'done'; code: number };
 
@@ -41,10 +37,6 @@ export function runWatched(argv: string[], io: CliIO, limits: Watchdog, entry: s
   const name = argv[0] ?? '';
   const data: CliWorkerData = { gitopsPreviewCli: { argv, cwd: io.cwd } };
   const options = { workerData: data, env: io.env, resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb }, stdout: false, stderr: false };
-  // The command's heap starts with a young generation of 16 MB semi-spaces, not 1 MB: a command
-  // allocates tens of MB while it starts (the tree read, the model), and 1 MB semi-spaces take
-  // about ten scavenges and a full collection for it (read by the worker's heap as it is made).
-  v8.setFlagsFromString(`--min-semi-space-size=${YOUNG_SEMI_SPACE_MB}`);
   // From sources (tests) the worker registers tsx first, as the WebAssembly workers do (wasm/host.ts).
   const worker = entry.endsWith('.ts') ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(entry)});`, { ...options, eval: true }) : new Worker(entry, options);
   return new Promise((resolve) => {
