@@ -1,4 +1,4 @@
-import type { DocParse, FileParse } from './document';
+import { MAX_ALIASES, MAX_ALIAS_EXPANSION, MAX_ANCHORS, type DocParse, type FileParse } from './document';
 
 /**
  * A FileParse read straight from the text, for the part of YAML that Kubernetes manifests are
@@ -22,13 +22,6 @@ export function quickParse(text: string, maxDocuments: number): FileParse | unde
 
 const GIVE_UP = new Error('not in the quick subset');
 
-/**
- * Below document.ts's alias bounds (MAX_ALIASES, MAX_ANCHORS, MAX_ALIAS_EXPANSION), so that a
- * document read here is one that the full parse reads without a problem.
- */
-const MAX_ALIASES = 1000;
-const MAX_ANCHORS = 10_000;
-const MAX_EXPANSION = 50_000;
 
 interface Anchor {
   value: unknown;
@@ -399,7 +392,10 @@ class QuickReader {
       if (!anchor || anchor.open) giveUp();
       if (++this.aliases > MAX_ALIASES) giveUp();
       this.expansion += anchor.size;
-      if (this.expansion > MAX_EXPANSION) giveUp();
+      // Half document.ts's bound (nodes are counted here at least as often as the library's tree
+      // has them), so a document read here is one the full parse reads without a problem. Read at
+      // call time: document.ts imports this module.
+      if (this.expansion > MAX_ALIAS_EXPANSION / 2) giveUp();
       return anchor.value;
     }
     if (c === 34 || c === 39) {
