@@ -19,6 +19,8 @@ export class GraphPanel implements vscode.Disposable {
   /** The folder asked for (a tree item's); the first folder with Flux objects otherwise. */
   private root: string | undefined;
   private requestedCluster: string | undefined;
+  /** A tree item's id whose folder and cluster are still to be asked for. */
+  private requestedItem: string | undefined;
   private last: { root: string; graph: DependencyGraph; key: string } | undefined;
   /** Answers to older requests are dropped: the engine may answer out of order with an edit in between. */
   private seq = 0;
@@ -37,12 +39,9 @@ export class GraphPanel implements vscode.Disposable {
 
   /** Opens (or reveals) the panel; a tree item picks its folder, and a cluster item its cluster. */
   async show(item: TreeItemData | undefined): Promise<void> {
-    if (item && this.engine.ready) {
-      const selection = await this.engine.client.request('graphNodesAt', { treeItem: item.id });
-      if (selection) {
-        this.root = selection.root;
-        this.requestedCluster = selection.cluster;
-      }
+    if (item) {
+      this.requestedItem = item.id;
+      await this.resolveRequestedItem();
     }
     if (this.panel) {
       this.panel.reveal(undefined, false);
@@ -86,6 +85,21 @@ export class GraphPanel implements vscode.Disposable {
     this.send({ type: 'highlight', nodes: selection.nodes });
   }
 
+  /**
+   * Turns the tree item asked for into its folder and cluster. The engine may be re-indexing when
+   * the item is clicked (a folder or setting change reopens it): the item then waits for the next post.
+   */
+  private async resolveRequestedItem(): Promise<void> {
+    const id = this.requestedItem;
+    if (id === undefined || !this.engine.ready) return;
+    this.requestedItem = undefined;
+    const selection = await this.engine.client.request('graphNodesAt', { treeItem: id });
+    if (selection) {
+      this.root = selection.root;
+      this.requestedCluster = selection.cluster;
+    }
+  }
+
   private folder(): string | undefined {
     const folders = this.engine.client.status.folders.map((f) => f.root);
     return this.root !== undefined && folders.includes(this.root) ? this.root : folders[0];
@@ -94,6 +108,7 @@ export class GraphPanel implements vscode.Disposable {
   /** Asks the engine for the folder's graph and live states; posts them when they differ from the last (or `force`). */
   private async post(force: boolean): Promise<void> {
     if (!this.panel || !this.engine.ready) return;
+    await this.resolveRequestedItem();
     const root = this.folder();
     const seq = ++this.seq;
     try {
