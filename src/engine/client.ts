@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { PathFilter } from './pathFilter';
-import type { ClusterCrds, EngineInput, EngineMethod, EngineSettings, EngineStatus, FileDiagnostics, FromEngine, LiveSnapshot, ParamsOf, ResultOf, ToEngine, UpdateTimings } from './protocol';
+import type { ClusterCrds, EngineInput, EngineMethod, EngineSettings, EngineStatus, FileDiagnostics, FromEngine, LiveSnapshot, ParamsOf, ResultOf, ToEngine, TreeItemData, UpdateTimings } from './protocol';
 
 export interface EngineTransport {
   post(message: ToEngine): void;
@@ -15,7 +15,7 @@ export interface EngineTransport {
 }
 
 export function workerTransport(script: string, options: { debounceMs?: number } = {}): EngineTransport {
-  const worker = new Worker(script, { workerData: { debounceMs: options.debounceMs } });
+  const worker = new Worker(script, { workerData: { debounceMs: options.debounceMs, created: Date.now() } });
   worker.unref();
   let closing = false;
   return {
@@ -41,6 +41,7 @@ export class EngineClient {
   private readonly filter = new PathFilter();
   private statusValue: EngineStatus = { indexing: true, files: 0, folders: [], version: 0, ignoredFolders: [] };
   private opened = false;
+  private treeRootsValue: TreeItemData[] | undefined;
   private readonly listeners = {
     status: [] as Listener<EngineStatus>[],
     diagnostics: [] as Listener<FileDiagnostics[]>[],
@@ -56,6 +57,11 @@ export class EngineClient {
   /** True once the first index finished; before that, features answer "still indexing". */
   get ready(): boolean {
     return this.opened && !this.statusValue.indexing;
+  }
+
+  /** The Flux view's top level as the last change sent it (undefined: ask with `treeChildren`). */
+  get treeRoots(): TreeItemData[] | undefined {
+    return this.treeRootsValue;
   }
 
   get status(): EngineStatus {
@@ -147,6 +153,8 @@ export class EngineClient {
       }
       case 'status':
         this.statusValue = m.status;
+        // A new index: the last top level belongs to the folders before it.
+        if (m.status.indexing) this.treeRootsValue = undefined;
         this.filter.setIgnoredFolders(m.status.ignoredFolders);
         for (const l of this.listeners.status) l(m.status);
         return;
@@ -154,6 +162,7 @@ export class EngineClient {
         for (const l of this.listeners.diagnostics) l(m.files);
         return;
       case 'changed':
+        this.treeRootsValue = m.treeRoots;
         for (const l of this.listeners.changed) l(m.version);
         return;
       case 'log':

@@ -29,7 +29,7 @@ import { treeJson, treeText } from '../core/tree/treeData';
 import { Folder, toEngineDiagnostic } from './folder';
 import { liveLookup, snapshotCache } from './live';
 import { hasSkippedSegment } from './pathFilter';
-import type { ClusterCrds, EngineDiagnostic, SuppressedEngineDiagnostic, ParseProblem, EngineEvent, UpdateTimings, EngineSettings, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef } from './protocol';
+import type { ClusterCrds, EngineDiagnostic, SuppressedEngineDiagnostic, ParseProblem, EngineEvent, UpdateTimings, EngineSettings, EngineInput, EngineMethod, EngineStatus, FileTarget, LiveSnapshot, ParamsOf, ResultOf, TargetRef, TreeItemData } from './protocol';
 import { isTargetKind, matches, refOfApplied, refOfObject, targetNodes, type TargetNode } from './targets';
 import { TreeIndex } from './tree';
 import type { BuildCache } from './buildCache';
@@ -101,6 +101,17 @@ export class Engine {
     this.listeners.push(listener);
   }
 
+  /** A new version: views re-query, the tree's top level comes with it (EngineEvent 'changed'). */
+  private emitChanged(): void {
+    let treeRoots: TreeItemData[] | undefined;
+    try {
+      treeRoots = this.tree.roots(this.treeFolders());
+    } catch (err) {
+      this.log(`[tree] failed: ${(err as Error).stack ?? err}`);
+    }
+    this.emit({ type: 'changed', version: this.version(), ...(treeRoots ? { treeRoots } : {}) });
+  }
+
   private emit(e: EngineEvent): void {
     for (const l of this.listeners) l(e);
   }
@@ -132,7 +143,7 @@ export class Engine {
       case 'live':
         this.live = msg.snapshot;
         this.tree.reset();
-        this.emit({ type: 'changed', version: this.version() });
+        this.emitChanged();
         break;
       case 'clusterCrds':
         this.clusterCrds = msg.crds;
@@ -153,6 +164,7 @@ export class Engine {
 
   /** Indexes the folders (synchronously: call it off the editor's thread). */
   open(roots: readonly string[], settings: EngineSettings = {}): void {
+    const started = performance.now();
     this.indexing = true;
     this.filesRead = 0;
     this.emit({ type: 'status', status: this.status() });
@@ -173,8 +185,11 @@ export class Engine {
     for (const f of this.folders) f.deferToRedHatYaml = this.redHatYaml;
     for (const f of this.folders) f.redHatSchemas = this.redHatSchemas;
     for (const f of this.folders) f.clusterCrds = this.clusterCrds;
+    const t0 = performance.now();
     for (const f of this.folders) f.model();
     this.indexing = false;
+    const clusters = this.folders.reduce((n, f) => n + f.model().clusters.length, 0);
+    this.log(`[open] ${roots.length} folder(s), ${this.filesRead} file(s) read, ${clusters} cluster(s) in ${Math.round(performance.now() - started)} ms (the model ${Math.round(performance.now() - t0)} ms)`);
     this.flush();
   }
 
@@ -241,7 +256,7 @@ export class Engine {
     // The status names each folder's clusters: the model is rebuilt here.
     const t0 = performance.now();
     this.emit({ type: 'status', status: this.status() });
-    this.emit({ type: 'changed', version: this.version() });
+    this.emitChanged();
     if (this.timings) this.timings.modelMs += performance.now() - t0;
     // With builds, diagnostics wait for them: the static reading would show findings the builds refute.
     if (this.options.builds) void this.refined();
@@ -323,7 +338,7 @@ export class Engine {
   /** The refined tree and diagnostics, sent. */
   private published(): void {
     this.tree.reset();
-    this.emit({ type: 'changed', version: this.version() });
+    this.emitChanged();
     this.publishDiagnostics();
   }
 

@@ -331,7 +331,11 @@ export type EngineInput =
 export type EngineEvent =
   | { type: 'status'; status: EngineStatus }
   | { type: 'diagnostics'; files: FileDiagnostics[] }
-  | { type: 'changed'; version: number }
+  /**
+   * `treeRoots`: the Flux view's top level for this version, sent with it so the view shows it
+   * without asking an engine that is busy with the builds and checks that follow a change.
+   */
+  | { type: 'changed'; version: number; treeRoots?: TreeItemData[] }
   | { type: 'log'; message: string }
   | { type: 'timings'; timings: UpdateTimings };
 

@@ -14,3 +14,6 @@ if (!parentPort) throw new Error('engineWorker must run as a worker thread');
 const port = parentPort;
 const engine = nodeEngine({ debounceMs: (workerData as { debounceMs?: number } | undefined)?.debounceMs, bases: gitBaseReader() });
 serve(engine, (m: FromEngine) => port.postMessage(m), (handler: (m: ToEngine) => void) => port.on('message', handler));
+// The worker's own start (its bundle loaded, the engine made), as the editor's log shows it.
+const created = (workerData as { created?: number } | undefined)?.created;
+if (created) port.postMessage({ type: 'log', message: `[engine] worker started ${Date.now() - created} ms after it was asked for` } satisfies FromEngine);

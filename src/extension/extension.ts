@@ -29,9 +29,11 @@ type Feature = (context: vscode.ExtensionContext, services: Services) => void;
 const FEATURES: Feature[] = [registerTree, registerNavigation, registerCluster, registerDiagnostics, registerDrift, registerGraph, registerReview];
 
 export function activate(context: vscode.ExtensionContext): void {
-  const output = vscode.window.createOutputChannel('GitOps Preview');
+  // A log channel: its lines carry times, which is how a slow start is told apart (activation, worker, index, tree).
+  const output = vscode.window.createOutputChannel('GitOps Preview', { log: true });
   context.subscriptions.push(output);
   const folders = vscode.workspace.workspaceFolders ?? [];
+  output.appendLine(`[extension] activated (${context.extension.packageJSON.version as string}) for ${folders.length} folder(s)`);
   if (!folders.some((f) => f.uri.scheme === 'file')) {
     output.appendLine(`[extension] no workspace folder on disk (${folders.map((f) => f.uri.toString()).join(', ') || 'none open'}): nothing to index`);
     return;

@@ -9,8 +9,9 @@ export const TREE_VIEW_ID = 'gitopsPreview.tree';
 const EMPTY_CONTEXT_KEY = 'gitopsPreview.treeEmpty';
 
 export function registerTree(context: vscode.ExtensionContext, services: Services): void {
-  const { engine, connection } = services;
-  const provider = new FluxTreeProvider(engine.client, context.extensionUri);
+  const { engine, connection, output } = services;
+  const started = Date.now();
+  const provider = new FluxTreeProvider(engine.client, context.extensionUri, (n) => output.appendLine(`[tree] first ${n} top-level item(s) shown, ${Date.now() - started} ms after activation`));
   const view = vscode.window.createTreeView<TreeItemData>(TREE_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   services.treeView = view;
 

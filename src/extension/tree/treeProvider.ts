@@ -12,9 +12,11 @@ export class FluxTreeProvider implements vscode.TreeDataProvider<TreeItemData> {
   private readonly items = new Map<string, TreeItemData>();
   private readonly parents = new Map<string, string>();
 
+  /** `onFirstItems`: told once, when the view first gets top-level items (the start's log). */
   constructor(
     private readonly engine: EngineClient,
     private readonly extensionUri: vscode.Uri,
+    private onFirstItems?: (count: number) => void,
   ) {}
 
   refresh(): void {
@@ -25,7 +27,12 @@ export class FluxTreeProvider implements vscode.TreeDataProvider<TreeItemData> {
 
   async getChildren(element?: TreeItemData): Promise<TreeItemData[]> {
     if (!this.engine.ready) return [];
-    const children = await this.engine.request('treeChildren', { id: element?.id });
+    // The top level came with the last change: no round trip to an engine busy with what follows it.
+    const children = (!element && this.engine.treeRoots) || (await this.engine.request('treeChildren', { id: element?.id }));
+    if (!element && children.length && this.onFirstItems) {
+      this.onFirstItems(children.length);
+      this.onFirstItems = undefined;
+    }
     return children.map((c) => this.keep(c, element?.id));
   }
 

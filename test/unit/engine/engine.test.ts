@@ -102,6 +102,24 @@ test('revealing: treePath returns items from a root down to the object', async (
   assert.equal(path[0].id, roots[0].id);
 });
 
+test('each change carries the tree\'s top level, the same items treeChildren lists, and an edit sends the new one', async () => {
+  const { engine, events } = memoryEngine({ [R]: fluxRepo() });
+  const rootsOf = () => events.filter((e) => e.type === 'changed').map((e) => (e as { treeRoots?: TreeItemData[] }).treeRoots);
+  const sent = rootsOf().at(-1);
+  assert.ok(sent?.length, 'the first index sends the top level');
+  assert.deepEqual(sent, await engine.request('treeChildren', {}));
+  // The items sent are held by the engine: their children can be asked for.
+  assert.ok((await engine.request('treeChildren', { id: sent[0].id })).length > 0);
+  events.length = 0;
+  const file = `${R}/clusters/prod/flux-system/gotk-sync.yaml`;
+  const text = fluxRepo()['clusters/prod/flux-system/gotk-sync.yaml'];
+  engine.setBuffer(file, text.replace(/path: \.\/clusters\/prod/, 'path: ./clusters/nowhere'));
+  const after = rootsOf().at(-1);
+  assert.ok(after, 'the edit sends a top level');
+  assert.notDeepEqual(after, sent);
+  assert.deepEqual(after, await engine.request('treeChildren', {}));
+});
+
 test('multi-root: one repository per folder, each a top-level tree node; folders without Flux objects are left out', async () => {
   const { engine } = memoryEngine({ '/ws/fleet-a': fluxRepo('alpha'), '/ws/fleet-b': fluxRepo('beta'), '/ws/docs': { 'README.yaml': 'title: not flux\n' } });
   const roots = await engine.request('treeChildren', {});
