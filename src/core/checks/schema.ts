@@ -30,6 +30,14 @@ const judged = new WeakMap<object, { by: readonly Schema[]; findings: SchemaFind
  */
 const reported = new WeakMap<object, { doc: YamlDoc; applied: Identity; sources: readonly SchemaSource[]; kube: KubeVersion | undefined; diagnostics: Diagnostic[] }>();
 
+/**
+ * What an applied object was last checked to, by the object itself: the model hands out the same
+ * AppliedObject while nothing it is made of changed (its body, document, identity and applier:
+ * ModelBuilder reuses untouched subtrees), so only the schema list, the document still being the
+ * workspace's (checked before) and the Kubernetes version a message named are compared.
+ */
+const verdicts = new WeakMap<AppliedObject, { sources: readonly SchemaSource[]; kube: KubeVersion | undefined; diagnostics: Diagnostic[] }>();
+
 /** What a finding's message names of the object. */
 type Identity = Pick<AppliedObject, 'apiVersion' | 'kind' | 'namespace' | 'name'>;
 
@@ -45,25 +53,40 @@ export function checkSchemas(ctx: CheckContext): void {
     const kubeOf = () => (kube ??= clusterKubeVersion(ctx.model, cluster));
     for (const applied of cluster.objects) {
       const object = applied.object;
-      if (object.synthetic || !ctx.isReal(object.doc)) continue;
-      // An object standing at another document (a generated ConfigMap at its Kustomization) has no node of its own.
-      if (asRecord(object.doc.value)?.kind !== object.kind) continue;
-      if (patchedByApplier(applied)) continue;
+      if (!ctx.isReal(object.doc)) continue;
       const sources = schemasFor(applied.apiVersion, applied.kind);
-      if (!sources.length) continue;
-      const last = reported.get(object.body);
-      if (last && last.doc === object.doc && last.sources === sources && sameIdentity(last.applied, applied) && (!last.kube || sameKube(last.kube, kubeOf()))) {
-        ctx.diagnostics.push(...last.diagnostics);
+      // The model keeps the very same applied objects for subtrees an edit did not touch (most of them).
+      const kept = verdicts.get(applied);
+      if (kept && kept.sources === sources && (!kept.kube || sameKube(kept.kube, kubeOf()))) {
+        if (kept.diagnostics.length) ctx.diagnostics.push(...kept.diagnostics);
         continue;
       }
       const before = ctx.diagnostics.length;
-      let usedKube: KubeVersion | undefined;
-      for (const f of findingsOf(object.body, sources)) {
-        report(ctx, applied, f, sources, () => (usedKube = kubeOf()));
-      }
-      reported.set(object.body, { doc: object.doc, applied: identityOf(applied), sources, kube: usedKube, diagnostics: ctx.diagnostics.slice(before) });
+      const kube = checkObject(ctx, applied, sources, kubeOf);
+      verdicts.set(applied, { sources, kube, diagnostics: ctx.diagnostics.slice(before) });
     }
   }
+}
+
+/** One object's findings, reported on `ctx`; the Kubernetes version when a message named it. */
+function checkObject(ctx: CheckContext, applied: AppliedObject, sources: readonly SchemaSource[], kubeOf: () => KubeVersion): KubeVersion | undefined {
+  const object = applied.object;
+  if (object.synthetic || !sources.length) return undefined;
+  // An object standing at another document (a generated ConfigMap at its Kustomization) has no node of its own.
+  if (asRecord(object.doc.value)?.kind !== object.kind) return undefined;
+  if (patchedByApplier(applied)) return undefined;
+  const last = reported.get(object.body);
+  if (last && last.doc === object.doc && last.sources === sources && sameIdentity(last.applied, applied) && (!last.kube || sameKube(last.kube, kubeOf()))) {
+    ctx.diagnostics.push(...last.diagnostics);
+    return last.kube;
+  }
+  const before = ctx.diagnostics.length;
+  let usedKube: KubeVersion | undefined;
+  for (const f of findingsOf(object.body, sources)) {
+    report(ctx, applied, f, sources, () => (usedKube = kubeOf()));
+  }
+  reported.set(object.body, { doc: object.doc, applied: identityOf(applied), sources, kube: usedKube, diagnostics: ctx.diagnostics.slice(before) });
+  return usedKube;
 }
 
 function sameKube(a: KubeVersion, b: KubeVersion): boolean {

@@ -2,6 +2,7 @@ import { isAlias, isMap, isScalar, isSeq, isPair, LineCounter, visit, YAMLParseE
 import { composeGo } from './goAliases';
 import { LineIndex, type Range } from './lines';
 import { quickParse } from './quickParse';
+import { quickRange } from './quickRange';
 
 export type PathSegment = string | number;
 
@@ -72,6 +73,8 @@ export const MAX_DOCUMENTS = 10_000;
 export interface FileParse {
   readonly docs: readonly DocParse[];
   readonly problems: readonly YamlProblem[];
+  /** Read by quickParse: the text is inside its subset, where quickRange may stand for the tree. */
+  readonly quick?: true;
 }
 
 export interface DocParse {
@@ -87,7 +90,7 @@ export interface DocParse {
 }
 
 /** Changes whenever a text's FileParse could change (this file, goAliases.ts, the yaml library): persisted parses of another are not reused. */
-export const PARSE_FORMAT = 2;
+export const PARSE_FORMAT = 3;
 
 /**
  * A file is parsed on first access to `docs`, `problems` or `lines`: building the tree only needs
@@ -100,6 +103,8 @@ class LazySourceFile implements SourceFile {
   private parsed: { docs: YamlDoc[]; problems: YamlProblem[] } | undefined;
   private lineIndex: LineIndex | undefined;
   private keptTrees: Document.Parsed[] | undefined;
+  /** FileParse.quick of its parse. */
+  quick = false;
 
   constructor(
     readonly path: string,
@@ -107,7 +112,10 @@ class LazySourceFile implements SourceFile {
     private readonly onParsed?: (parse: FileParse) => void,
     restored?: FileParse,
   ) {
-    if (restored) this.parsed = restore(this, restored);
+    if (restored) {
+      this.parsed = restore(this, restored);
+      this.quick = restored.quick === true;
+    }
   }
 
   get isParsed(): boolean {
@@ -136,6 +144,7 @@ class LazySourceFile implements SourceFile {
     const quick = this.text.length <= MAX_FILE_BYTES ? quickParse(this.text, MAX_DOCUMENTS) : undefined;
     if (quick) {
       this.parsed = restore(this, quick);
+      this.quick = true;
       this.onParsed?.(quick);
       return this.parsed;
     }
@@ -459,6 +468,11 @@ export function rangeAt(doc: YamlDoc, path: readonly PathSegment[]): Range {
 }
 
 function findRange(doc: YamlDoc, path: readonly PathSegment[]): Range {
+  // From the text where the quick reader read the file: its tree would be a second, slower parse.
+  if (doc.file instanceof LazySourceFile && doc.file.quick) {
+    const quick = quickRange(doc.file.text, doc.start, doc.end, path);
+    if (quick) return doc.file.lines.range(quick[0], quick[1]);
+  }
   for (let n = path.length; n >= 0; n--) {
     const node = nodeAt(doc, path.slice(0, n));
     if (node?.range) {

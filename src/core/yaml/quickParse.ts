@@ -145,7 +145,7 @@ class QuickReader {
     markers.forEach((m, k) => regions.push([m + 1, k + 1 < markers.length ? markers[k + 1] : count, m]));
     if (regions.length > maxDocuments) giveUp();
     for (const [first, end, marker] of regions) docs.push(this.document(first, end, marker));
-    return { docs, problems: [] };
+    return { docs, problems: [], quick: true };
   }
 
   private firstContent(from: number, to: number): number | undefined {

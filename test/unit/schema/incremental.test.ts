@@ -90,3 +90,34 @@ test("an edit of the object's own file reports at its new place; the connected c
   assert.deepEqual(lines(repo.model(), served(10)), ['schema-invalid apps/w.yaml:7 Widget default/w: spec.size: 11 is above the maximum 10']);
   assert.deepEqual(lines(repo.model()), ['schema-invalid apps/w.yaml:7 Widget default/w: spec.size: 11 is above the maximum 10']);
 });
+
+test('applied objects the model keeps across an edit keep their findings, which are those of a fresh model', () => {
+  const ks = (name: string) =>
+    `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./${name}\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n`;
+  const files: Record<string, string> = {
+    'clusters/prod/flux-system/gotk-sync.yaml': ROOT_KS,
+    'apps/kustomization.yaml': 'resources:\n  - crd.yaml\n  - one.yaml\n  - two.yaml\n',
+    'apps/crd.yaml': crd(10),
+    'apps/one.yaml': ks('one'),
+    'apps/two.yaml': ks('two'),
+    'one/w.yaml': widget(11),
+    'two/w.yaml': widget(12).replace('name: w', 'name: w2'),
+  };
+  const repo = memoryRepo(files);
+  const before = repo.model();
+  const found = schemaFindings(before);
+  assert.equal(found.length, 2, JSON.stringify(found.map((d) => d.message)));
+  const twoBefore = before.clusters[0].objects.find((a) => a.name === 'w2')!;
+  // An edit of the first Kustomization's widget: the second's subtree, and its finding, stay the very same.
+  repo.setBuffer('/repo/one/w.yaml', widget(13));
+  const after = repo.model();
+  const twoAfter = after.clusters[0].objects.find((a) => a.name === 'w2')!;
+  assert.equal(twoAfter, twoBefore, 'the model keeps the untouched applied object');
+  const again = schemaFindings(after);
+  assert.equal(again.find((d) => d.file.endsWith('two/w.yaml')), found.find((d) => d.file.endsWith('two/w.yaml')));
+  // What a model built afresh from the same files reports, message for message.
+  const fresh = memoryRepo({ ...files, 'one/w.yaml': widget(13) }).model();
+  const plain = (ds: typeof found) => ds.map((d) => `${d.rule} ${d.file}:${d.range.start.line} ${d.message}`).sort();
+  assert.deepEqual(plain(again), plain(schemaFindings(fresh)));
+  assert.ok(again.some((d) => d.message.includes('13 is above the maximum 10')), JSON.stringify(again.map((d) => d.message)));
+});
