@@ -11,6 +11,17 @@ import type { CliIO } from '../../src/cli/io';
 export const SHARED = path.resolve(__dirname, '../../../shared');
 export const CORPORA = path.join(SHARED, 'corpora');
 
+/** The YAML files under `dir` (no `.git`), in a stable order: each folder's entries by name. */
+export function yamlFilesUnder(dir: string, out: string[] = []): string[] {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== '.git') yamlFilesUnder(p, out);
+    } else if (e.isFile() && /\.ya?ml$/.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
 /**
  * A corpus as a clone of its repository: `origin` is the GitHub URL CORPUS.txt names (what a user
  * who cloned it has). `checkout` is what `.git/HEAD` would say; unknown by default.

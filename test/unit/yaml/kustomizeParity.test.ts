@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { WasmModule, wasmDir } from '../../../src/engine/wasm/host';
 import type { MemFile } from '../../../src/engine/wasm/protocol';
 import { parseSourceFile } from '../../../src/core/yaml/document';
-import { CORPORA } from '../helpers';
+import { CORPORA, yamlFilesUnder } from '../helpers';
 import { corpusNames } from '../corpora/snapshot';
 
 /** Files with a go-yaml error that our reader accepts: Helm templates whose `{{ … }}` make a flow mapping a key. */
@@ -21,16 +21,6 @@ const KNOWN_LENIENT = new Set([
   'GizmoTickler-home-ops/cmd/homeops-cli/internal/templates/bootstrap/clustersecretstore.yaml',
   'allenporter-k8s-gitops/kubernetes/devcontainers/charts/devcontainer-workspace/templates/service.yaml',
 ]);
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === '.git') continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) yamlFiles(p, out);
-    else if (e.isFile() && /\.ya?ml$/.test(e.name)) out.push(p);
-  }
-  return out.sort();
-}
 
 /** Whether kustomize's error is go-yaml's (a syntax error), not a complaint about the content. */
 const isYamlError = (message: string) => /\byaml: |MalformedYAMLError/.test(message);
@@ -88,7 +78,7 @@ test('every YAML file of the corpora that kustomize reads, our reader reads too'
   try {
     for (const corpus of corpusNames()) {
       const root = path.join(CORPORA, corpus);
-      const list = yamlFiles(root);
+      const list = yamlFilesUnder(root);
       const texts = list.map((f) => fs.readFileSync(f, 'utf8'));
       const parsed = list.map((f, i) => parseSourceFile(f, texts[i]));
       const theirs = await kustomizeRejects(m, texts, parsed.map((p) => looksLikeObjects(p.docs)));

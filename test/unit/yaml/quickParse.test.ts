@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { libraryParse, parseSourceFile, parseYaml, type FileParse } from '../../../src/core/yaml/document';
 import { quickParse } from '../../../src/core/yaml/quickParse';
-import { CORPORA } from '../helpers';
+import { CORPORA, yamlFilesUnder } from '../helpers';
 
 /** The quick parse of `text` without its `quick` mark, which the library's parse does not carry. */
 function quickOf(text: string): FileParse | undefined {
@@ -23,18 +22,8 @@ function same(text: string): FileParse | undefined {
   return quick;
 }
 
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) {
-      if (e.name !== '.git') yamlFiles(p, out);
-    } else if (/\.ya?ml$/.test(e.name)) out.push(p);
-  }
-  return out;
-}
-
 test('every fourth YAML file of the shared corpora: the quick parse is the library’s, and it answers for nearly all', () => {
-  const files = yamlFiles(CORPORA).filter((_, i) => i % 4 === 0);
+  const files = yamlFilesUnder(CORPORA).filter((_, i) => i % 4 === 0);
   assert.ok(files.length > 3000, `${files.length} files`);
   let answered = 0;
   let bytes = 0;
@@ -181,7 +170,7 @@ test('a workspace file and parseYaml take the quick parse, with the same answers
 });
 
 test('mutated corpus files: where the quick parse answers, it is the library’s (seeded, so a failure repeats)', () => {
-  const texts = yamlFiles(CORPORA)
+  const texts = yamlFilesUnder(CORPORA)
     .filter((_, i) => i % 7 === 0)
     .map((f) => fs.readFileSync(f, 'utf8'))
     .filter((t) => t.length > 20 && t.length < 3000);

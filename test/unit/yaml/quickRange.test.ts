@@ -1,20 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { libraryParse, parseSourceFile, rangeAt, type PathSegment, type SourceFile } from '../../../src/core/yaml/document';
 import { quickRange } from '../../../src/core/yaml/quickRange';
-import { CORPORA } from '../helpers';
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) {
-      if (e.name !== '.git') yamlFiles(p, out);
-    } else if (/\.ya?ml$/.test(e.name)) out.push(p);
-  }
-  return out;
-}
+import { CORPORA, yamlFilesUnder } from '../helpers';
 
 /** Paths into a value (to depth 5: map keys, the first two items of a sequence), and beside each one that goes missing below it. */
 function pathsOf(value: unknown, prefix: PathSegment[] = [], out: PathSegment[][] = []): PathSegment[][] {
@@ -36,7 +25,7 @@ function libraryFile(file: string, text: string): SourceFile {
 const asOffsets = (file: SourceFile, r: { start: { line: number; character: number }; end: { line: number; character: number } }) => [file.lines.offset(r.start), file.lines.offset(r.end)];
 
 test('over the shared corpora, quickRange finds what rangeAt finds in the tree, and answers for most names', () => {
-  const files = yamlFiles(CORPORA).filter((_, i) => i % 6 === 0);
+  const files = yamlFilesUnder(CORPORA).filter((_, i) => i % 6 === 0);
   let asked = 0;
   let answered = 0;
   let names = 0;
