@@ -14,6 +14,17 @@
  */
 import type { PathSegment } from './document';
 
+const TAB = 9;
+const NEWLINE = 10;
+const SPACE = 32;
+const DOUBLE = 34;
+const HASH = 35;
+const AMPERSAND = 38;
+const SINGLE = 39;
+const DASH = 45;
+const COLON = 58;
+const BACKSLASH = 92;
+
 /** [start, end) offsets of the node at `path` as rangeAt finds it, or undefined. */
 export function quickRange(text: string, docStart: number, docEnd: number, path: readonly PathSegment[]): readonly [number, number] | undefined {
   // Sequence items (a number in the path) are the tree's.
@@ -39,7 +50,8 @@ export function quickRange(text: string, docStart: number, docEnd: number, path:
       return scalar;
     }
     // A block map must follow on the next lines, more indented.
-    if (rest.start !== rest.end) return level + 1 === path.length ? undefined : valueOnKeyLine(text, rest, found);
+    // A scalar on the key's line has no keys below it: rangeAt points at the key. Anything else (flow, alias, tag): the tree.
+    if (rest.start !== rest.end) return plainStart(text, rest.start) ? found : undefined;
     const next = nextContent(text, rest.lineEnd + 1, docEnd);
     if (next === undefined || next.indent <= indent) return found;
     if (!keyShaped(text, next.start + next.indent)) return undefined;
@@ -49,14 +61,6 @@ export function quickRange(text: string, docStart: number, docEnd: number, path:
   return found;
 }
 
-/** A scalar (or flow collection) on the key's line where the path goes deeper: the tree would hold no map there. */
-function valueOnKeyLine(text: string, rest: { start: number }, found: readonly [number, number]): readonly [number, number] | undefined {
-  // A plain scalar has no keys below it: rangeAt points at the key. Anything else (flow, alias, tag): the tree answers.
-  return plainStart(text, rest.start) ? found : undefined;
-}
-
-const NEWLINE = 10;
-const SPACE = 32;
 const GIVE_UP = Symbol('give up');
 
 /** Plain keys that the library reads as another type (or that String() would not give back as written). */
@@ -97,11 +101,6 @@ function findKey(text: string, from: number, docEnd: number, indent: number, nam
   }
   return undefined;
 }
-
-const HASH = 35;
-const DASH = 45;
-const COLON = 58;
-const TAB = 9;
 
 /** The offset of the `:` ending a plain key that starts at `from`, or undefined. */
 function keyColon(text: string, from: number, lineEnd: number): number | undefined {
@@ -181,11 +180,6 @@ function scalarOnLine(text: string, start: number, lineEnd: number): readonly [n
   const end = plainEnd(text, start, lineEnd);
   return end === undefined ? undefined : [start, end];
 }
-
-const AMPERSAND = 38;
-const DOUBLE = 34;
-const SINGLE = 39;
-const BACKSLASH = 92;
 
 /** The offset of the quote closing the one at `open` on the same line, or undefined. */
 function closingQuote(text: string, open: number, lineEnd: number): number | undefined {
