@@ -1,5 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isMainThread, parentPort } from 'node:worker_threads';
+import { diskHost } from '../node/fsHost';
+import { readAheadHost } from './readAhead';
 import type { Engine } from '../engine/engine';
 import { nodeEngine, openRefined } from '../engine/node';
 import { gitBaseReader } from '../engine/gitBase';
@@ -22,7 +25,9 @@ export async function openWorkspace(dir: string | undefined, io: CliIO, { helm =
     throw new UsageError(`${root}: no such directory`);
   }
   if (!stat.isDirectory()) throw new UsageError(`${root}: not a directory`);
-  const engine = nodeEngine({ debounceMs: 0, budgets: io.budgets, env: io.env, bases: gitBaseReader(io.budgets) });
+  // In the CLI's worker, the walk takes what the main thread read ahead (readAhead.ts).
+  const host = !isMainThread && parentPort ? readAheadHost(diskHost, root, parentPort) : undefined;
+  const engine = nodeEngine({ debounceMs: 0, budgets: io.budgets, env: io.env, bases: gitBaseReader(io.budgets), host });
   await openRefined(engine, [root], { storageDir: defaultStorageDir() }, { helm });
   // Builds are saved after a quiet period; a command ends before it, so they are saved on exit.
   if (openEngines.size === 0) process.once('exit', () => openEngines.forEach((e) => e.deref()?.dispose()));

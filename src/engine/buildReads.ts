@@ -44,7 +44,8 @@ export function readDigest(state: SourceState, vpath: string, how: ReadKind): st
 /** The digest of a workspace file's content as a build is given it (inferred contents first). */
 export function fileDigest(state: Pick<SourceState, 'ws' | 'overrides'>, real: string): string {
   const data = state.overrides.get(real) ?? fileContent(state.ws, real);
-  return data === undefined ? 'absent' : sha256(data);
+  if (data === undefined) return 'absent';
+  return (typeof data === 'string' && state.ws.knownDigest(real, data)) || sha256(data);
 }
 
 export function readDigests(state: SourceState, reads: Readonly<Record<string, ReadKind>>): Record<string, string> {

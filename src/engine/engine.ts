@@ -93,7 +93,8 @@ export class Engine {
         return options.host.readFile(p, maxBytes);
       },
       ...(options.host.realPath ? { realPath: (p: string) => options.host.realPath!(p) } : {}),
-      parsed: (p, text) => options.host.parsed?.(p, text) ?? this.parseCacheOf(p)?.sourceFile(p, text),
+      ...(options.host.digest ? { digest: (p: string, text: string) => options.host.digest!(p, text) } : {}),
+      parsed: (p, text) => options.host.parsed?.(p, text) ?? this.parseCacheOf(p)?.sourceFile(p, text, options.host.digest?.(p, text)),
     };
   }
 

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { BuildOptions } from '../core/model/graph';
 import { diskHost } from '../node/fsHost';
+import type { WorkspaceHost } from '../core/workspace/host';
 import { gitCheckout, gitRemotes } from '../node/gitMetadata';
 import { Engine } from './engine';
 import type { Budgets } from '../core/budgets';
@@ -42,10 +43,10 @@ function persistentParses(root: string, settings: EngineSettings, roots: readonl
 }
 
 /** An engine over the disk (worker and CLI), building every cluster from its root down. */
-export function nodeEngine(options: { debounceMs?: number; budgets?: Budgets; env?: NodeJS.ProcessEnv; bases?: BaseReader } = {}): Engine {
+export function nodeEngine(options: { debounceMs?: number; budgets?: Budgets; env?: NodeJS.ProcessEnv; bases?: BaseReader; host?: WorkspaceHost } = {}): Engine {
   // HelmReleases render from the user's chart cache (the one `build hr` and drift fill).
   const charts = { env: options.env ?? process.env };
-  return new Engine({ host: diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, buildCache: persistentCache, parseCache: persistentParses, builds: true, budgets: options.budgets, charts, bases: options.bases });
+  return new Engine({ host: options.host ?? diskHost, debounceMs: options.debounceMs, buildOptions: diskBuildOptions, buildCache: persistentCache, parseCache: persistentParses, builds: true, budgets: options.budgets, charts, bases: options.bases });
 }
 
 /**

@@ -72,10 +72,10 @@ export class ParseCache {
     return this.slots.size;
   }
 
-  /** The file of this text: restored from its kept parse, else parsed on first use and then kept. */
-  sourceFile(file: string, text: string): SourceFile {
+  /** The file of this text (`digest`: its SHA-256 in hex, when known): restored from its kept parse, else parsed on first use and then kept. */
+  sourceFile(file: string, text: string, digest?: string): SourceFile {
     if (text.length < MIN_TEXT) return parseSourceFile(file, text);
-    const key = createHash('sha256').update(text).digest('base64');
+    const key = digest ? Buffer.from(digest, 'hex').toString('base64') : createHash('sha256').update(text).digest('base64');
     const restored = this.take(key);
     if (restored) {
       this.hits++;

@@ -27,7 +27,7 @@ export const diskHost: WorkspaceHost = {
       const stat = fs.fstatSync(fd);
       if (!stat.isFile()) return { notRead: 'unreadable', message: `${kindOf(stat)} is not a regular file; it was not read.` };
       if (stat.size > maxBytes) return tooLarge(stat.size, maxBytes);
-      return boundedRead(fd, maxBytes);
+      return boundedRead(fd, maxBytes, stat.size);
     } catch (err) {
       return { notRead: 'unreadable', message: `File could not be read (${describeError(err, path)}); checks skip it.` };
     } finally {
@@ -76,20 +76,29 @@ export const diskHost: WorkspaceHost = {
   },
 };
 
-function boundedRead(fd: number, maxBytes: number): FileRead {
+/**
+ * The file's text, read in chunks of at most CHUNK bytes. The first chunk is sized by `size` (the
+ * size the open file had) plus one: most files are then read by one read, which comes back short
+ * with all the file said it held, instead of a 64 KB buffer each and a second read to find the end.
+ * A file that grew since fills the chunk and is read on to its end, within the bounds.
+ */
+function boundedRead(fd: number, maxBytes: number, size: number): FileRead {
   const started = Date.now();
   const chunks: Buffer[] = [];
   let total = 0;
+  let want = Math.min(size + 1, CHUNK);
   for (;;) {
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
+    const buffer = Buffer.allocUnsafe(Math.min(want, maxBytes + 1 - total));
     const n = fs.readSync(fd, buffer, 0, buffer.length, null);
     if (n === 0) break;
     chunks.push(n === buffer.length ? buffer : buffer.subarray(0, n));
     total += n;
     if (total > maxBytes) return tooLarge(total, maxBytes);
     if (Date.now() - started > READ_BUDGET_MS) return { notRead: 'unreadable', message: `Reading the file took longer than ${READ_BUDGET_MS / 1000} s; it was not read.` };
+    if (n < buffer.length && total >= size) break;
+    want = CHUNK;
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total)).toString('utf8');
 }
 
 function isLink(path: string): boolean {

@@ -22,7 +22,8 @@ interface Release {
   readonly namespace: string | undefined;
   /** Undefined when not written, or templated. */
   readonly chart: string | undefined;
-  readonly line: number;
+  /** Its line: asked for only where a fact is shown (a YAML helmfile's position needs its tree). */
+  readonly line: () => number;
   readonly values: readonly unknown[];
   /** For a `.gotmpl` release: its lines, where inline values are read for a Flux pin. */
   readonly text?: string;
@@ -48,11 +49,22 @@ function releaseFact(ctx: ReadContext, file: string, r: Release, skipCrds: boole
     );
   const groups = known && enabled && !skipCrds ? [...known.groups] : [];
   const release = `${r.namespace ?? 'default'}/${r.name}`;
-  const fact: BootstrapFact = { what: 'chart', name, groups, reader: 'helmfile', file, line: r.line, via: `release ${release}${crdsOnly ? ' (--include-crds)' : ''}`, release };
-  if (name !== 'flux-instance') return fact;
   const files = r.values.filter((v): v is string => typeof v === 'string');
-  const pin = (r.text && pinInText(r.text)) || releasePin(ctx, file, r.values, files);
-  return pin ? { ...fact, fluxVersion: pin } : fact;
+  const pin = name === 'flux-instance' ? (r.text && pinInText(r.text)) || releasePin(ctx, file, r.values, files) : undefined;
+  let line: number | undefined;
+  return {
+    what: 'chart',
+    name,
+    groups,
+    reader: 'helmfile',
+    file,
+    get line() {
+      return (line ??= r.line());
+    },
+    via: `release ${release}${crdsOnly ? ' (--include-crds)' : ''}`,
+    release,
+    ...(pin ? { fluxVersion: pin } : {}),
+  };
 }
 
 function args(v: unknown): string[] {
@@ -72,7 +84,7 @@ function yamlHelmfileFacts(ctx: ReadContext, file: SourceFile, linked: boolean, 
       if (!rel || !name || rel.installed === false) return;
       const own = args(rel);
       const all = [...defaults, ...own];
-      const line = rangeAt(doc, ['releases', i]).start.line + 1;
+      const line = () => rangeAt(doc, ['releases', i]).start.line + 1;
       const release: Release = { name, namespace: asString(rel.namespace), chart: asString(rel.chart), line, values: asArray(rel.values) };
       out.push(releaseFact(ctx, file.path, release, all.includes('--skip-crds'), all.includes('--include-crds')));
     });
@@ -100,7 +112,8 @@ function templateHelmfileFacts(ctx: ReadContext, path: string, text: string, out
   const flush = () => {
     if (current?.name) {
       const own = lines.slice(current.line - 1, current.end).join('\n');
-      releases.push({ name: current.name, namespace: current.namespace, chart: current.chart, line: current.line, values: current.files, text: own });
+      const line = current.line;
+      releases.push({ name: current.name, namespace: current.namespace, chart: current.chart, line: () => line, values: current.files, text: own });
     }
     current = undefined;
   };

@@ -21,6 +21,8 @@ export interface SourceView {
 
 /** Normalises `a/./b/../c` and strips leading `./` and `/`; returns undefined when escaping the root. */
 export function normalizeVirtual(path: string): string | undefined {
+  // Most paths asked for are normal already (the model asks for many; no split for those).
+  if (!NOT_NORMAL.test(path)) return path;
   const out: string[] = [];
   for (const part of path.split('/')) {
     if (part === '' || part === '.') continue;
@@ -31,6 +33,9 @@ export function normalizeVirtual(path: string): string | undefined {
   }
   return out.join('/');
 }
+
+/** A `.` or `..` segment, an empty one, or a leading or trailing slash. */
+const NOT_NORMAL = /(?:^|\/)\.{1,2}(?:\/|$)|\/\/|^\/|\/$/;
 
 /**
  * securejoin's rule (source-controller's valuesFiles of a chart in a Git source): `..` at the root

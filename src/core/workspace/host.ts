@@ -48,6 +48,11 @@ export interface WorkspaceHost {
    * parse of a file the change left alone), so it is not parsed again; parsed files never change.
    */
   parsed?(path: string, text: string): SourceFile | undefined;
+  /**
+   * The SHA-256 (hex) of `text` when it is exactly what this host read for `path` and the digest
+   * is known already (the CLI's read-ahead hashes on its otherwise idle main thread); else undefined.
+   */
+  digest?(path: string, text: string): string | undefined;
 }
 
 export function isNotRead(read: FileRead): read is FileNotRead {

@@ -3,13 +3,9 @@ import { isNotRead, type FileNotRead, type FileRead, type WorkspaceHost } from '
 import { DEFAULT_SOURCE_IGNORE, IgnoreMatcher } from './sourceignore';
 import { KUSTOMIZATION_FILE_NAMES } from '../kinds';
 import { DEFAULT_BUDGETS, describeBytes } from '../budgets';
+import { isManifestFileName, SKIPPED_DIRS } from './scanned';
 
-/** Folders never read: VCS data, dependencies. */
-const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
-
-export function isManifestFileName(name: string): boolean {
-  return name.endsWith('.yaml') || name.endsWith('.yml') || name === 'Kustomization';
-}
+export { isManifestFileName };
 
 interface DirInfo {
   files: Set<string>;
@@ -296,6 +292,11 @@ export class Workspace {
   get hostBytes(): ((path: string, maxBytes: number) => Uint8Array | number | undefined) | undefined {
     const host = this.host;
     return host.readBytes && ((path, maxBytes) => (this.isUnderRoot(path) ? host.readBytes!(path, maxBytes) : undefined));
+  }
+
+  /** The SHA-256 (hex) of `text` when the host read exactly it for `path` and knows its digest (WorkspaceHost.digest). */
+  knownDigest(path: string, text: string): string | undefined {
+    return this.host.digest?.(path, text);
   }
 
   /** The text the model sees for a file: the editor buffer when there is one, else the disk. */

@@ -3,6 +3,7 @@ import { composeGo } from './goAliases';
 import { LineIndex, type Range } from './lines';
 import { quickParse } from './quickParse';
 import { quickRange } from './quickRange';
+import { MAX_FILE_BYTES } from '../workspace/scanned';
 
 export type PathSegment = string | number;
 
@@ -48,8 +49,7 @@ export interface SourceFile {
   readonly problems: YamlProblem[];
 }
 
-/** Larger files are almost certainly generated bundles; parsing them would stall the editor. */
-export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+export { MAX_FILE_BYTES };
 
 /**
  * Parse options for a repository's YAML: the yaml library's warnings (a mapping used as a key, say)

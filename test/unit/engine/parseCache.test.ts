@@ -1,6 +1,7 @@
 /** Parses kept on disk per workspace folder (src/engine/parseCache.ts). */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -60,6 +61,18 @@ test('a file restored from a kept parse reads exactly as a parsed one, trees inc
   assert.equal(aliases.other, aliases.base);
   // And the plain parse agrees with both.
   assert.deepEqual(Object.entries(TEXTS).map(([name, text]) => shape(parseSourceFile(`/plain/${name}`, text))), expected);
+});
+
+test('a digest the host knows stands for hashing the text: the same entry is found', () => {
+  const dir = tmp();
+  const a = ParseCache.open(options(dir));
+  const text = TEXTS['plain.yaml'];
+  assert.ok(a.sourceFile('/repo/plain.yaml', text).docs.length > 0);
+  a.dispose();
+  const b = ParseCache.open(options(dir));
+  const digest = createHash('sha256').update(text).digest('hex');
+  assert.ok(isParsed(b.sourceFile('/repo/plain.yaml', text, digest)));
+  assert.equal(b.hits, 1);
 });
 
 test('the substitution scan of a restored file reads the kept scalar ranges: no tree is parsed for it', () => {
