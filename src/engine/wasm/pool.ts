@@ -164,18 +164,19 @@ export class WasmPool {
 }
 
 /**
- * Instances of the kustomize module, so builds of one refinement round run side by side. A cold
- * build keeps two cores busy with one instance already (the instance; the main thread parsing
- * outputs; V8 compiling the module's hot functions in the background): measured on a 2-core
- * machine, a second instance made bjw-s-labs-home-ops' cold check slower (7.1-8.4 s against
- * 6.6-7.2 s, 2 s more CPU for its start, set-up and own heap; docs/benchmarks.md). So one per
- * core beyond two, at most KUSTOMIZE_MAX_INSTANCES. GITOPS_PREVIEW_KUSTOMIZE_INSTANCES overrides
- * it (benchmarks).
+ * Instances of the kustomize module, so builds of one refinement round run side by side: one per
+ * core, at most KUSTOMIZE_MAX_INSTANCES. Once a cold build's outputs came to the engine as data
+ * (no YAML parse of them on its thread), the engine's thread waits on the instance most of a cold
+ * open (10.2 s of 13.4 s, profiled on joryirving-home-ops), so on two cores a second instance pays:
+ * a cold `check` of joryirving-home-ops 6.65 → 5.61 s and of bjw-s-labs-home-ops 3.18 → 2.74 s
+ * (medians of three, for ≈ 50–90 MB more RSS while both run; the second stops when idle). It was
+ * measured slower before (7.1–8.4 s against 6.6–7.2 s on bjw-s-labs-home-ops), when the engine's
+ * thread parsed every output. GITOPS_PREVIEW_KUSTOMIZE_INSTANCES overrides it (benchmarks).
  */
 export function kustomizePoolSize(cores: number = os.availableParallelism()): number {
   const fromEnv = Number(process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES);
   if (Number.isInteger(fromEnv) && fromEnv >= 1) return Math.min(fromEnv, 8);
-  return Math.max(1, Math.min(KUSTOMIZE_MAX_INSTANCES, cores - 2));
+  return Math.max(1, Math.min(KUSTOMIZE_MAX_INSTANCES, cores));
 }
 
 export const KUSTOMIZE_MAX_INSTANCES = 2;

@@ -172,11 +172,11 @@ test('idle instances stop and give their memory back; the first is kept unless t
   }
 });
 
-test('kustomize instances: one up to 3 cores (the main thread and V8 keep two busy), then one per core beyond two, at most 2', () => {
+test('kustomize instances: one per core, at most 2', () => {
   const saved = process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES;
   delete process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES;
   try {
-    assert.deepEqual([1, 2, 3, 4, 16].map((cores) => kustomizePoolSize(cores)), [1, 1, 1, 2, 2]);
+    assert.deepEqual([1, 2, 3, 4, 16].map((cores) => kustomizePoolSize(cores)), [1, 2, 2, 2, 2]);
     process.env.GITOPS_PREVIEW_KUSTOMIZE_INSTANCES = '3';
     assert.equal(kustomizePoolSize(2), 3);
   } finally {
