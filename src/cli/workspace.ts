@@ -4,6 +4,7 @@ import { isMainThread, parentPort } from 'node:worker_threads';
 import { diskHost } from '../node/fsHost';
 import { readAheadHost } from './readAhead';
 import type { Engine } from '../engine/engine';
+import type { EngineSettings } from '../engine/protocol';
 import { nodeEngine, openRefined } from '../engine/node';
 import { gitBaseReader } from '../engine/gitBase';
 import { defaultStorageDir } from '../engine/persistentBuildCache';
@@ -14,9 +15,10 @@ import { UsageError, type CliIO } from './io';
 /**
  * DIR (default: cwd) opened in an in-process engine; every command that reads the workspace starts
  * here. `helm: false`: the command needs no HelmRelease render of the model (it renders what it
- * needs itself), so it does not wait for them.
+ * needs itself), so it does not wait for them. `focus`: the command asks about the Kustomizations
+ * of one name alone (EngineSettings.focus), so the others' leaves are not built.
  */
-export async function openWorkspace(dir: string | undefined, io: CliIO, { helm = true }: { helm?: boolean } = {}): Promise<{ engine: Engine; root: string }> {
+export async function openWorkspace(dir: string | undefined, io: CliIO, { helm = true, focus }: { helm?: boolean; focus?: EngineSettings['focus'] } = {}): Promise<{ engine: Engine; root: string }> {
   const root = path.resolve(io.cwd, dir ?? '.').split(path.sep).join('/');
   let stat: fs.Stats;
   try {
@@ -28,7 +30,7 @@ export async function openWorkspace(dir: string | undefined, io: CliIO, { helm =
   // In the CLI's worker, the walk takes what the main thread read ahead (readAhead.ts).
   const host = !isMainThread && parentPort ? readAheadHost(diskHost, root, parentPort) : undefined;
   const engine = nodeEngine({ debounceMs: 0, budgets: io.budgets, env: io.env, bases: gitBaseReader(io.budgets), host });
-  await openRefined(engine, [root], { storageDir: defaultStorageDir() }, { helm });
+  await openRefined(engine, [root], { storageDir: defaultStorageDir(), ...(focus ? { focus } : {}) }, { helm });
   // Builds are saved after a quiet period; a command ends before it, so they are saved on exit.
   if (openEngines.size === 0) process.once('exit', () => openEngines.forEach((e) => e.deref()?.dispose()));
   openEngines.add(new WeakRef(engine));

@@ -22,6 +22,7 @@ export function diskBuildOptions(root: string, settings: EngineSettings = {}): B
     checkout: gitCheckout(root),
     sourceRoots: settings.sourceRoots,
     sha256: (s) => createHash('sha256').update(s).digest('hex'),
+    ...(settings.focus ? { focus: settings.focus } : {}),
   };
 }
 

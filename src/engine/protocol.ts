@@ -399,4 +399,6 @@ export interface EngineSettings {
    * are its to judge, complete and hover, as under a `$schema` comment.
    */
   redHatYamlSchemas?: Record<string, string[] | string>;
+  /** The CLI's `build ks NAME`: a model for the Kustomizations of that name alone (BuildOptions.focus). */
+  focus?: { kustomization: string };
 }

@@ -52,7 +52,8 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
   if (timeout !== undefined && !(timeout > 0)) throw new UsageError(`--timeout must be a positive number of seconds`);
 
   // `build hr` renders its release itself: no command here waits for the model's HelmRelease renders.
-  const { engine, root } = await openWorkspace(dir, io, { helm: false });
+  // `build ks` needs the Kustomizations of its name alone: the others' leaves are not built.
+  const { engine, root } = await openWorkspace(dir, io, { helm: false, ...(kind === 'Kustomization' ? { focus: { kustomization: name } } : {}) });
   await reportParseErrors(engine, root, io);
   // As the flux CLI: -n defaults to flux-system.
   const namespace = (flags.namespace as string | undefined) ?? 'flux-system';

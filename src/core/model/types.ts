@@ -156,4 +156,11 @@ export interface BuildOptions {
   builds?: BuildLookup;
   /** HelmRelease renders the engine has (core/helm/install.ts): without it, no HelmRelease shows what it installs. */
   helmInstalls?: HelmInstallLookup;
+  /**
+   * The model is asked about the Kustomizations of this name alone (`build ks NAME`): another
+   * Kustomization whose own files, read without building, hold no Kustomization is left unbuilt and
+   * applies nothing here, since its build cannot hold one of that name. Every Kustomization is still
+   * in the model; only such leaves' objects are missing.
+   */
+  focus?: { readonly kustomization: string };
 }
