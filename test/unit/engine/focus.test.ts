@@ -12,6 +12,7 @@ import { nodeEngine, openRefined } from '../../../src/engine/node';
 import { memoryHost } from '../../../src/core/workspace/host';
 import type { EngineSettings, TargetRef } from '../../../src/engine/protocol';
 import { CORPORA } from '../helpers';
+import { gotkSync, ks } from './helmFixture';
 
 /** The engine's `[builds]` log lines' counts of Kustomization builds, summed. */
 function countBuilds(engine: Engine): () => number {
@@ -59,41 +60,21 @@ test('on a corpus, a focused open gives the same targets and the same render of 
   }
 });
 
-const ks = (name: string, p: string) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-  interval: 10m
-  path: ${p}
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-`;
+const at = (p: string) => `  path: ${p}\n`;
 const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n  k: v\n`;
 
 test('what is left unbuilt: leaves of another name; a Kustomization whose files hold one, or a remote base, is built', async () => {
   const files: Record<string, string> = {
-    'clusters/prod/flux-system/gotk-sync.yaml': `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  url: https://example.com/fleet.git
----
-${ks('flux-system', './clusters/prod')}`,
-    'clusters/prod/apps.yaml': ks('apps', './apps'),
-    'clusters/prod/leaf.yaml': ks('leaf', './leaf'),
-    'clusters/prod/remote.yaml': ks('remote', './remote'),
+    'clusters/prod/flux-system/gotk-sync.yaml': gotkSync(),
+    'clusters/prod/apps.yaml': ks('apps', at('./apps')),
+    'clusters/prod/leaf.yaml': ks('leaf', at('./leaf')),
+    'clusters/prod/remote.yaml': ks('remote', at('./remote')),
     'leaf/cm.yaml': cm('leaf'),
     'remote/kustomization.yaml': 'resources:\n  - https://github.com/example/bases//x?ref=v1\n  - cm.yaml\n',
     'remote/cm.yaml': cm('remote'),
     'apps/kustomization.yaml': 'resources:\n  - target.yaml\n  - other.yaml\n',
-    'apps/target.yaml': ks('target', './target'),
-    'apps/other.yaml': ks('other', './other'),
+    'apps/target.yaml': ks('target', at('./target')),
+    'apps/other.yaml': ks('other', at('./other')),
     'target/cm.yaml': cm('target'),
     'other/cm.yaml': cm('other'),
   };
