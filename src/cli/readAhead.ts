@@ -83,7 +83,7 @@ export function readAhead(root: string, budget: ReadAheadBudget = READ_AHEAD_BUD
         continue;
       }
       if (!isManifestFileName(e.name) && e.name !== '.sourceignore') continue;
-      if (out.files.length >= budget.files || Date.now() > deadline) return out;
+      if (out.files.length >= budget.files || bytes >= budget.bytes || Date.now() > deadline) return out;
       const read = host.readFile(p, Math.min(MAX_FILE_BYTES, budget.bytes - bytes));
       if (typeof read !== 'string') continue;
       const size = Buffer.byteLength(read);
