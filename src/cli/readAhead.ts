@@ -40,15 +40,20 @@ export const READ_AHEAD_BUDGET: ReadAheadBudget = { files: 20_000, bytes: 32 * 2
 /** Commands that open a workspace, and so walk it first. */
 const WALKING = new Set(['check', 'tree', 'build', 'diff', 'changes', 'graph']);
 
+/** The commands' flags that take no value: after any other flag (without `=`) comes its value. */
+const BOOLEAN_FLAGS = new Set(['--offline', '--no-strict', '--no-sources', '--help', '-h']);
+
 /**
- * The folder a command will open: its last argument that names a folder, else the current one.
- * A guess (the command's own parser decides): a wrong one costs a bounded read, never an answer.
+ * The folder a command will open: its last argument, not a flag's value, that names a folder, else
+ * the current one. A guess (the command's own parser decides): a wrong one costs a bounded read,
+ * never an answer.
  */
 export function readAheadRoot(argv: readonly string[], cwd: string): string | undefined {
   if (!WALKING.has(argv[0] ?? '')) return undefined;
   for (let i = argv.length - 1; i >= 1; i--) {
     const arg = argv[i];
-    if (arg.startsWith('-')) continue;
+    const before = argv[i - 1];
+    if (arg.startsWith('-') || (i > 1 && before.startsWith('-') && !before.includes('=') && !BOOLEAN_FLAGS.has(before))) continue;
     const dir = path.resolve(cwd, arg);
     try {
       if (fs.statSync(dir).isDirectory()) return toSlashes(dir);

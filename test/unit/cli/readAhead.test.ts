@@ -126,6 +126,10 @@ test('the folder a command will open: its last argument naming a folder, else th
   assert.equal(readAheadRoot(['check'], root), root);
   assert.equal(readAheadRoot(['check', '--format', 'json', 'apps'], root), `${root}/apps`);
   assert.equal(readAheadRoot(['tree', 'no-such-folder'], root), root);
+  // A flag's value is not the folder, even when a folder has its name; a value-less flag has none.
+  assert.equal(readAheadRoot(['build', 'ks', 'x', '-n', 'apps'], root), root);
+  assert.equal(readAheadRoot(['changes', '--base', 'apps', '--offline', 'charts'], root), `${root}/charts`);
+  assert.equal(readAheadRoot(['check', '--format=json', 'apps'], root), `${root}/apps`);
   assert.equal(readAheadRoot(['reconcile', 'ks', 'apps'], root), undefined);
   assert.equal(readAheadRoot([], root), undefined);
 });
