@@ -34,10 +34,23 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(output);
   const folders = vscode.workspace.workspaceFolders ?? [];
   output.appendLine(`[extension] activated (${context.extension.packageJSON.version as string}) for ${folders.length} folder(s)`);
-  if (!folders.some((f) => f.uri.scheme === 'file')) {
-    output.appendLine(`[extension] no workspace folder on disk (${folders.map((f) => f.uri.toString()).join(', ') || 'none open'}): nothing to index`);
-    return;
-  }
+  if (onDisk(folders)) return start(context, output);
+  output.appendLine(`[extension] no workspace folder on disk (${folders.map((f) => f.uri.toString()).join(', ') || 'none open'}): nothing to index until one is added`);
+  // A multi-root workspace gets folders without restarting extensions (and its folders may come
+  // after the view that activated this one): start with the first folder on disk.
+  const waiting = vscode.workspace.onDidChangeWorkspaceFolders(() => {
+    if (!onDisk(vscode.workspace.workspaceFolders ?? [])) return;
+    waiting.dispose();
+    start(context, output);
+  });
+  context.subscriptions.push(waiting);
+}
+
+function onDisk(folders: readonly vscode.WorkspaceFolder[]): boolean {
+  return folders.some((f) => f.uri.scheme === 'file');
+}
+
+function start(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): void {
   // Builds persist in this workspace's storage: a window never reads a cache another window is
   // writing (each storage's caches are capped together, engine/buildCacheCap.ts).
   const engine = new EngineService(context.asAbsolutePath('dist/engineWorker.js'), output, context.storageUri?.fsPath);
