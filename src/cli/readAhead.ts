@@ -49,7 +49,7 @@ const BOOLEAN_FLAGS = new Set(['--offline', '--no-strict', '--no-sources', '--he
  * never an answer.
  */
 export function readAheadRoot(argv: readonly string[], cwd: string): string | undefined {
-  if (!WALKING.has(argv[0] ?? '')) return undefined;
+  if (!WALKING.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) return undefined;
   for (let i = argv.length - 1; i >= 1; i--) {
     const arg = argv[i];
     const before = argv[i - 1];

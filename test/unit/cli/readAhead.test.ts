@@ -132,4 +132,5 @@ test('the folder a command will open: its last argument naming a folder, else th
   assert.equal(readAheadRoot(['check', '--format=json', 'apps'], root), `${root}/apps`);
   assert.equal(readAheadRoot(['reconcile', 'ks', 'apps'], root), undefined);
   assert.equal(readAheadRoot([], root), undefined);
+  assert.equal(readAheadRoot(['check', '--help'], root), undefined);
 });
