@@ -3,22 +3,25 @@ import { EXIT_USAGE, type CliIO, type CommandRunner } from './io';
 import { terminalName, terminalText } from '../core/escape/terminal';
 import { runTree } from './commands/tree';
 import { runBuild, BUILD_USAGE } from './commands/build';
-import { runDiff, DIFF_SUMMARY } from './commands/diff';
+import { runDiff, DIFF_SUMMARY, DIFF_USAGE } from './commands/diff';
 import { runCheck } from './commands/check';
 import { runChanges, CHANGES_SUMMARY } from './commands/changes';
 import { runGraph, GRAPH_SUMMARY } from './commands/graph';
 import { LIMITS_USAGE, takeLimits } from './limits';
 import { serveWatched } from './watchdog';
 import { runProcess } from './process';
-import { runReconcile, runResume, runSuspend, RECONCILE_SUMMARY, RESUME_SUMMARY, SUSPEND_SUMMARY } from './commands/reconcile';
+import { runReconcile, runResume, runSuspend, RECONCILE_SUMMARY, RESUME_SUMMARY, SUSPEND_SUMMARY, RECONCILE_USAGE } from './commands/reconcile';
 
-/** One line per subcommand; each lives in `commands/<name>.ts`. */
-const COMMANDS: Record<string, { run: CommandRunner; summary: string }> = {
-  reconcile: { run: runReconcile, summary: RECONCILE_SUMMARY },
-  suspend: { run: runSuspend, summary: SUSPEND_SUMMARY },
-  resume: { run: runResume, summary: RESUME_SUMMARY },
+/**
+ * One line per subcommand (the usage's list; each lives in `commands/<name>.ts`), and its whole
+ * usage when the line abbreviates it: what `<command> --help` prints.
+ */
+const COMMANDS: Record<string, { run: CommandRunner; summary: string; usage?: string }> = {
+  reconcile: { run: runReconcile, summary: RECONCILE_SUMMARY, usage: RECONCILE_USAGE.reconcile },
+  suspend: { run: runSuspend, summary: SUSPEND_SUMMARY, usage: RECONCILE_USAGE.suspend },
+  resume: { run: runResume, summary: RESUME_SUMMARY, usage: RECONCILE_USAGE.resume },
   check: { run: runCheck, summary: 'check [DIR] [--format text|json|sarif|github]  ordering and correctness diagnostics (exit 1 on errors)' },
-  diff: { run: runDiff, summary: DIFF_SUMMARY },
+  diff: { run: runDiff, summary: DIFF_SUMMARY, usage: DIFF_USAGE },
   changes: { run: runChanges, summary: CHANGES_SUMMARY },
   build: { run: runBuild, summary: BUILD_USAGE },
   graph: { run: runGraph, summary: GRAPH_SUMMARY },
@@ -39,6 +42,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   if (!command) {
     io.stderr(`gitops-preview: unknown command ${terminalName(name)}\n${usage()}`);
     return EXIT_USAGE;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(`usage: gitops-preview ${command.usage ?? command.summary}\n\n${LIMITS_USAGE}\n`);
+    return 0;
   }
   try {
     const limited = takeLimits(rest, io.env);

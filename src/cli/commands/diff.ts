@@ -8,21 +8,17 @@ import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, parseArgs, renderExitCode, UsageErr
 import { openWorkspace, reportParseErrors } from '../workspace';
 import { pickTarget } from './build';
 
-const USAGE =
+export const DIFF_USAGE =
   'diff ks|hr NAME [-n NS] [DIR] [--context CTX] [--kubeconfig FILE] [--format text|json] [--cluster NAME] [--concurrency N] [--mode live|desired|both] [--offline]';
 export const DIFF_SUMMARY = 'diff ks|hr NAME [-n NS] [DIR] [...]   drift preview by server-side dry-run (0 none, 1 drift, 2 error)';
 
 export async function runDiff(args: string[], io: CliIO): Promise<number> {
   const { flags, positionals } = parseArgs(args, {
-    booleans: ['help', 'offline'],
+    booleans: ['offline'],
     values: ['namespace', 'context', 'kubeconfig', 'format', 'cluster', 'concurrency', 'mode'],
-    aliases: { n: 'namespace', h: 'help' },
+    aliases: { n: 'namespace' },
   });
-  if (flags.help) {
-    io.stdout(`usage: gitops-preview ${USAGE}\n`);
-    return EXIT_OK;
-  }
-  if (positionals.length < 2 || positionals.length > 3) throw new UsageError(`usage: gitops-preview ${USAGE}`);
+  if (positionals.length < 2 || positionals.length > 3) throw new UsageError(`usage: gitops-preview ${DIFF_USAGE}`);
   const [alias, name, dir] = positionals;
   const kind = targetKind(alias);
   if (!kind) throw new UsageError(`unknown kind '${alias}' (use ks or hr)`);

@@ -19,28 +19,24 @@ export function parseDuration(text: string): number {
   return total;
 }
 
-const USAGE: Record<'reconcile' | 'suspend' | 'resume', string> = {
+export const RECONCILE_USAGE: Record<'reconcile' | 'suspend' | 'resume', string> = {
   reconcile: 'reconcile ks|hr|gitrepo|ocirepo|helmrepo|hc|bucket NAME [-n NS] [--with-source] [--force] [--reset] [--timeout 5m] [--context CTX] [--kubeconfig FILE]',
   suspend: 'suspend ks|hr|gitrepo|ocirepo|helmrepo|hc|bucket NAME [-n NS] [--context CTX] [--kubeconfig FILE]',
   resume: 'resume ks|hr|gitrepo|ocirepo|helmrepo|hc|bucket NAME [-n NS] [--timeout 5m] [--context CTX] [--kubeconfig FILE]',
 };
 
-export const RECONCILE_SUMMARY = `${USAGE.reconcile.split(' [')[0]} [...]  request a reconcile and wait for Ready (0 ready, 1 failed, 2 error)`;
-export const SUSPEND_SUMMARY = `${USAGE.suspend.split(' [')[0]} [...]    set spec.suspend: true`;
-export const RESUME_SUMMARY = `${USAGE.resume.split(' [')[0]} [...]     set spec.suspend: false, reconcile and wait for Ready`;
+export const RECONCILE_SUMMARY = `${RECONCILE_USAGE.reconcile.split(' [')[0]} [...]  request a reconcile and wait for Ready (0 ready, 1 failed, 2 error)`;
+export const SUSPEND_SUMMARY = `${RECONCILE_USAGE.suspend.split(' [')[0]} [...]    set spec.suspend: true`;
+export const RESUME_SUMMARY = `${RECONCILE_USAGE.resume.split(' [')[0]} [...]     set spec.suspend: false, reconcile and wait for Ready`;
 
 async function run(verb: 'reconcile' | 'suspend' | 'resume', args: string[], io: CliIO): Promise<number> {
-  const booleans = verb === 'reconcile' ? ['with-source', 'force', 'reset', 'help'] : ['help'];
+  const booleans = verb === 'reconcile' ? ['with-source', 'force', 'reset'] : [];
   const { flags, positionals } = parseArgs(args, {
     booleans,
     values: ['namespace', 'timeout', 'context', 'kubeconfig', 'poll-interval'],
-    aliases: { n: 'namespace', h: 'help' },
+    aliases: { n: 'namespace' },
   });
-  if (flags.help) {
-    io.stdout(`usage: gitops-preview ${USAGE[verb]}\n`);
-    return 0;
-  }
-  if (positionals.length !== 2) throw new UsageError(`usage: gitops-preview ${USAGE[verb]}`);
+  if (positionals.length !== 2) throw new UsageError(`usage: gitops-preview ${RECONCILE_USAGE[verb]}`);
   const [alias, name] = positionals;
   const kind = kindFromAlias(alias) ?? fluxType(alias)?.kind;
   if (!kind) throw new UsageError(`unknown kind '${alias}' (use ks, hr, gitrepo, ocirepo, helmrepo, hc or bucket)`);
