@@ -27,6 +27,7 @@ import {
 import { normalizeVirtual } from './view';
 import { buildKey, builtExpansion, substituteFromSignature, type BuildSlot, type KustomizationBuild } from './rendered';
 import type { ModelProblem } from './types';
+import { outOfFocus } from './focus';
 
 /**
  * Flux Kustomizations applying one another are followed this deep: real fleets nest a handful of
@@ -379,7 +380,7 @@ export class ModelBuilder {
           inheritedSubstitute: parent && !ks.rendered ? patchedChildSubstitute(parent.applied.object, varsOf(parent)) : undefined,
         };
         applied.flux = node;
-        const expansion = this.outOfFocus(node, input, (o) => generatedBy.has(o.id)) ? undefined : this.buildOf(node, input, builds, slots, substituteFromCandidates, sha, objectsFor);
+        const expansion = outOfFocus(this.options.focus, node, input.expansion, (o) => generatedBy.has(o.id)) ? undefined : this.buildOf(node, input, builds, slots, substituteFromCandidates, sha, objectsFor);
         this.inputOf.set(node, input);
         cluster.kustomizations.push(node);
         nodes.set(nodeKey(applied), node);
@@ -528,19 +529,6 @@ export class ModelBuilder {
     const key = buildKey(node, substituteFrom, sha, strict);
     this.keys.set(node, { substituteFrom, strict, key });
     return key;
-  }
-
-  /**
-   * Left unbuilt under BuildOptions.focus: not of the name asked for, and its files, read whole
-   * without a build (nothing remote, nothing unread), hold no Kustomization for a build to apply,
-   * nor an object that generates objects (a ResourceSet's Kustomizations).
-   */
-  private outOfFocus(node: KustomizationNode, input: KsInput, generates: (o: KubeObject) => boolean): boolean {
-    const focus = this.options.focus;
-    const expansion = input.expansion;
-    if (!focus || node.applied.name === focus.kustomization || !expansion) return false;
-    if (expansion.remote.length > 0 || expansion.problems.length > 0) return false;
-    return !expansion.objects.some((e) => e.object.fluxKind === 'Kustomization' || generates(e.object));
   }
 
   /** Whether a file the static reading of an expansion took has a document that does not parse; once per workspace version. */
