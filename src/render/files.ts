@@ -9,7 +9,7 @@ import type { SourceTree } from '../core/flux/confine';
 import type { MemFile } from '../engine/wasm/protocol';
 import type { SourceView } from '../core/model/view';
 import type { Workspace } from '../core/workspace/workspace';
-import { MAX_FILE_BYTES } from '../core/yaml/document';
+import { MAX_FILE_BYTES } from '../core/workspace/scanned';
 
 /**
  * What one build may take from the repository beyond its manifests (generator inputs, patches,

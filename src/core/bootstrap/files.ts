@@ -6,7 +6,7 @@
  */
 import type { Workspace } from '../workspace/workspace';
 import { parseSourceFile, type SourceFile } from '../yaml/document';
-import { isManifestFileName } from '../workspace/workspace';
+import { isManifestFileName } from '../workspace/scanned';
 
 export type RunnerKind = 'justfile' | 'makefile' | 'shell' | 'helmfile-template';
 

@@ -1,6 +1,6 @@
 import type { PathSegment, YamlDoc } from '../yaml/document';
 import type { Workspace } from '../workspace/workspace';
-import { isManifestFileName } from '../workspace/workspace';
+import { isManifestFileName } from '../workspace/scanned';
 import type { SourceFile } from '../yaml/document';
 import { asArray, asRecord, asString, kustomizeConfigOf, type KubeObject } from './objects';
 import { namespaceToTargetNamespace } from './replacements';

@@ -5,7 +5,7 @@ import { closest, findSource, resolveSource, type SourceResolution } from '../mo
 import { joinVirtual, kustomizationFileInView, normalizeVirtual, type SourceView } from '../model/view';
 import { isRemoteResource } from '../model/expand';
 import { chartSourceRefOf, sourceRefOf } from '../model/nodes';
-import { isManifestFileName } from '../workspace/workspace';
+import { isManifestFileName } from '../workspace/scanned';
 import type { PathSegment, SourceFile, YamlDoc } from '../yaml/document';
 import type { Range } from '../yaml/lines';
 import { exactRange, fileTarget, objectTarget, objectsByFile, type NavTarget } from './locate';

@@ -1,11 +1,9 @@
-import { MAX_FILE_BYTES, parseSourceFile, parseYaml, type SourceFile } from '../yaml/document';
+import { parseSourceFile, parseYaml, type SourceFile } from '../yaml/document';
 import { isNotRead, type FileNotRead, type FileRead, type WorkspaceHost } from './host';
 import { DEFAULT_SOURCE_IGNORE, IgnoreMatcher } from './sourceignore';
 import { KUSTOMIZATION_FILE_NAMES } from '../kinds';
 import { DEFAULT_BUDGETS, describeBytes } from '../budgets';
-import { isManifestFileName, SKIPPED_DIRS } from './scanned';
-
-export { isManifestFileName };
+import { isManifestFileName, MAX_FILE_BYTES, SKIPPED_DIRS } from './scanned';
 
 interface DirInfo {
   files: Set<string>;

@@ -49,7 +49,6 @@ export interface SourceFile {
   readonly problems: YamlProblem[];
 }
 
-export { MAX_FILE_BYTES };
 
 /**
  * Parse options for a repository's YAML: the yaml library's warnings (a mapping used as a key, say)
