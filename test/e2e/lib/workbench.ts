@@ -27,7 +27,15 @@ export class Workbench {
     readonly context: BrowserContext,
     readonly page: Page,
     private readonly profileDir: string,
-  ) {}
+  ) {
+    // The workbench's own warnings and errors (a workspace file it could not read, a failed
+    // contribution): a failed wait prints them, as CI keeps no browser console.
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') this.consoleLines.push(`${m.type()}: ${m.text().slice(0, 400)} (${m.location().url})`);
+    });
+  }
+
+  private readonly consoleLines: string[] = [];
 
   /**
    * A fresh Chromium profile on code-server's workspace folder (or on another folder, or on a
@@ -57,7 +65,38 @@ export class Workbench {
     // Contributed view containers appear once the remote extension host has scanned the
     // extensions: from then on the extension's commands and views exist.
     await wb.activityBarItem('GitOps Preview').waitFor({ timeout: 120_000 });
+    if (opts.workspaceFile) await wb.untilWorkspaceFolders(opts.workspaceFile);
     return wb;
+  }
+
+  /**
+   * Waits until the window lists the folders of its `.code-workspace` file. VS Code in a browser
+   * reads a remote workspace file from a configuration cache first (empty in a fresh profile) and
+   * the file itself once the remote file system is up; now and then (seen in CI, and locally
+   * about one first open in three) that read comes back without folders and the window stays
+   * empty, its extension host with no folder at all. The file is watched: writing it again, as
+   * an editor saving it would, makes VS Code read it again. Anything else is an error here, not a
+   * wait that a scenario times out on later.
+   */
+  private async untilWorkspaceFolders(workspaceFile: string): Promise<void> {
+    const folders = (JSON.parse(fs.readFileSync(workspaceFile, 'utf8')) as { folders: { path: string }[] }).folders.map((f) => path.basename(f.path));
+    await this.command('View: Show Explorer');
+    const listed = () =>
+      this.page.locator('.explorer-folders-view .monaco-list-row[aria-level="1"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    const all = async () => {
+      const rows = await listed();
+      return folders.every((f) => rows.includes(f)) ? rows : undefined;
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.until(`the workspace folders ${folders.join(', ')} in the Explorer`, all, 15_000);
+        return;
+      } catch (err) {
+        if (attempt === 3) throw new Error(`${(err as Error).message}; the Explorer lists ${JSON.stringify(await listed())}`);
+        console.log(`e2e: the window opened ${path.basename(workspaceFile)} without its folders (attempt ${attempt}); writing the file again`);
+        fs.writeFileSync(workspaceFile, fs.readFileSync(workspaceFile));
+      }
+    }
   }
 
   /**
@@ -169,7 +208,7 @@ export class Workbench {
       fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)])) : [];
     const hosts = files(logs).filter((f) => /exthost\d+[/\\]remoteexthost\.log$/.test(f));
     const newest = hosts.sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b).mtimeMs).at(-1);
-    const parts = [`view message: ${JSON.stringify(message)}`];
+    const parts = [`view message: ${JSON.stringify(message)}`, `browser console (last 15 warnings and errors):\n${this.consoleLines.slice(-15).join('\n')}`];
     if (newest) {
       const dir = path.dirname(newest);
       parts.push(`${newest}:\n${fs.readFileSync(newest, 'utf8').split('\n').slice(-60).join('\n')}`);
