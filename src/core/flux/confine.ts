@@ -90,8 +90,6 @@ const OBJECT_PATH_FIELDS = ['patches', 'patchesJson6902', 'replacements'];
 const GENERATOR_ARG_FIELDS = ['configMapGenerator', 'secretGenerator'];
 const PLUGIN_FIELDS = ['generators', 'transformers', 'validators'];
 const HELM_FIELDS = ['helmCharts', 'helmGlobals', 'helmChartInflationGenerator'];
-/** What a folder listed in generators/transformers/validators may use: nothing that rewrites the configs it yields. */
-const PLUGIN_DIR_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'resources', 'buildMetadata'].map(fold));
 
 /** kustomize's builtin plugins (apiVersion `builtin`), and the fields of each that name files. */
 const BUILTIN_PLUGINS: Record<string, { lists: string[]; strings: string[]; objectPaths: string[] }> = {
@@ -229,13 +227,10 @@ export function kustomizeConfinement(tree: SourceTree, vdir: string): Confinemen
       return;
     }
 
-    if (pluginBase !== undefined) {
-      for (const k of Object.keys(config)) {
-        if (!PLUGIN_DIR_FIELDS.has(fold(k))) {
-          problem(file, k, k, `this folder is listed in generators/transformers/validators; its kustomization may only list resources (not '${k}'), so the plugin configs it yields are the files as written and can be checked`);
-        }
-      }
-    }
+    // A folder listed in generators/transformers/validators may use any field (a namespace, patches):
+    // kustomize builds it as any kustomization and runs the configs it yields. Those are checked as
+    // written; one rewritten to read elsewhere still reads only the in-memory source artifact, and
+    // one rewritten to another plugin meets kustomize's disabled plugin config, as in Flux.
     for (const f of HELM_FIELDS) {
       if (values(config, f).some((v) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0))) {
         problem(file, f, f, 'kustomize-controller never runs kustomize with --enable-helm, so Helm chart inflation fails the build in the cluster; use a HelmRelease');

@@ -14,7 +14,7 @@ import { diskHost } from '../../../src/node/fsHost';
 import { renderHelmRelease, renderKustomization, type RenderOptions } from '../../../src/render/index';
 import { viewFiles } from '../../../src/render/files';
 import { workspaceView } from '../../../src/core/model/view';
-import { KUSTOMIZATION_ATTACKS, makeMaliciousRepo } from '../../fixtures/hardening/maliciousRepo';
+import { KUSTOMIZATION_ATTACKS, REWRITE_ATTACKS, makeMaliciousRepo } from '../../fixtures/hardening/maliciousRepo';
 
 const repo = makeMaliciousRepo();
 after(() => repo.cleanup());
@@ -44,6 +44,16 @@ test('kustomize builds that read outside the repository are refused before kusto
     assert.equal(r.error.kind, 'invalid', `${name}: ${r.error.message}`);
     assert.match(r.error.message, /would read outside the source artifact or run something, which kustomize-controller refuses/);
     for (const re of expected[name]) assert.match(r.error.message, re, name);
+  }
+});
+
+test('a plugin folder that rewrites its config to read outside builds, and fails for want of the file', async () => {
+  for (const name of REWRITE_ATTACKS) {
+    const r = await renderKustomization(model, ksNamed(name), opts);
+    assert.ok(!r.ok, `${name} rendered`);
+    assert.doesNotMatch(r.error.message, new RegExp(repo.marker), name);
+    assert.doesNotMatch(r.error.message, /kustomize-controller refuses/, `${name}: refused before the build: ${r.error.message}`);
+    assert.match(r.error.message, /etc\/passwd|outside\/secret\.yaml/, `${name}: ${r.error.message}`);
   }
 });
 
