@@ -321,6 +321,11 @@ export function resolveSource(ws: Workspace, index: SourceIndex, ref: Reference 
     if (!candidates || candidates.includes('') || candidates.length === 0 || sameUrl) return viewAt(ws, object, label, '', 'bootstrap', 'this workspace');
     return viewAt(ws, object, label, candidates[0], 'inferred', candidates.length > 1 ? `this workspace, first of ${candidates.length} candidate folders` : 'this workspace');
   }
+  // A fork or a copy: the URL names a repository of this clone's name under another owner (a
+  // template's or the upstream's URL left in place), and every path resolves from the root.
+  if (ref.kind === 'GitRepository' && candidates?.includes('') && sameRepositoryName(url, options)) {
+    return viewAt(ws, object, label, '', 'inferred', `this workspace: ${url} has its repository's name`);
+  }
   // Another repository or an artifact pushed by CI: one workspace folder may hold its contents.
   if (candidates?.length === 1 && candidates[0] !== '' && plausibleRoot(ref.kind, url, candidates[0])) {
     return viewAt(ws, object, label, candidates[0], 'inferred', url ?? 'external');
@@ -332,6 +337,12 @@ export function resolveSource(ws: Workspace, index: SourceIndex, ref: Reference 
  * An artifact pushed from CI (OCIRepository, Bucket) is usually one folder of this repository.
  * Another Git repository's contents kept in a sub-folder are recognised by the folder's name.
  */
+/** Whether the URL's repository has the name of one of the clone's remotes (`home-ops` of `github.com/someone/home-ops`). */
+function sameRepositoryName(url: string | undefined, options: SourceOptions): boolean {
+  const name = url && normalizeGitUrl(url).split('/').pop();
+  return !!name && options.remotes.some((r) => normalizeGitUrl(r).split('/').pop() === name);
+}
+
 function plausibleRoot(kind: string, url: string | undefined, root: string): boolean {
   if (kind === 'OCIRepository' || kind === 'Bucket') return true;
   if (kind !== 'GitRepository' || !url) return false;

@@ -96,3 +96,22 @@ test('a clone records the remote\'s default branch (origin/HEAD), read with the 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a fork: a GitRepository naming this clone's repository under another owner is the working tree; another name stays external", () => {
+  const files = (url: string) => ({
+    ...SELF_SYNCED,
+    'kubernetes/flux/config/cluster.yaml': `${gitRepo('home-kubernetes', 'branch: main', url)}---\n${ks('cluster', './kubernetes/flux', 'home-kubernetes')}`,
+  });
+  // The upstream's URL left in place (a fork of a template or of someone's repository).
+  const fork = model(files('ssh://git@github.com/upstream/home-ops'), { branch: 'main' });
+  assert.deepEqual(fork.clusters.map((c) => c.name), ['flux']);
+  const apps = fork.clusters[0].kustomizations.find((k) => k.applied.name === 'apps')!;
+  assert.equal(apps.source.kind, 'view');
+  assert.match(apps.source.description, /this workspace: ssh:\/\/git@github.com\/upstream\/home-ops has its repository's name/);
+  assert.deepEqual(treeJson(fork).helmReleases.map((h) => `${h.cluster}: ${h.name}`), ['flux: podinfo']);
+  // Another repository's name: its contents are not this workspace's.
+  const other = model(files('ssh://git@github.com/upstream/fleet-apps'), { branch: 'main' });
+  const otherApps = other.clusters.flatMap((c) => c.kustomizations).find((k) => k.applied.name === 'apps');
+  assert.ok(!otherApps || otherApps.source.kind === 'external', `${otherApps?.source.kind}: ${otherApps?.source.description}`);
+  assert.deepEqual(treeJson(other).helmReleases.filter((h) => h.cluster).map((h) => h.name), []);
+});
