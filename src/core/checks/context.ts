@@ -4,6 +4,7 @@ import type { AppliedObject, ClusterModel, KustomizationNode, RepoModel } from '
 import { asRecord, asString } from '../model/objects';
 import { resolveSubstituteVars, type SubstituteVars } from '../substitution/resolve';
 import { substitute } from '../substitution/evaluate';
+import { MASK } from '../flux/mask';
 import type { ClusterCrds } from '../schema/clusterCrds';
 import { RULES, type Diagnostic, type FixHint, type RelatedLocation, type RuleId, type Severity } from './types';
 
@@ -90,6 +91,8 @@ export class CheckContext {
    * variables whose values the workspace does not know.
    */
   identity(applied: AppliedObject): { name: string; namespace: string | undefined } | null {
+    // Built with a masked Secret value substituted (`***`, which no Kubernetes name holds): unknown.
+    if (applied.name.includes(MASK) || applied.namespace?.includes(MASK)) return null;
     if (!applied.name.includes('$') && !applied.namespace?.includes('$')) return applied;
     if (this.names.has(applied)) return this.names.get(applied)!;
     let result: { name: string; namespace: string | undefined } | null = { name: applied.name, namespace: applied.namespace };
