@@ -102,10 +102,14 @@ test('once the build-time budget is spent, each Kustomization left unbuilt is re
     const limits = run.diagnostics.filter((d) => d.rule === 'analysis-limit');
     // Whether the root's own build, or the small `apps` one, fits in 1 ms depends on the machine (CI
     // finished each once); the slow ones never do, and each is named, whether stopped or never started.
+    // A slow one that started may also reach its own time limit first when the machine is busy (seen in
+    // a CI run beside other work): then it is a build-failed finding, still named.
     for (const name of ['apps', 'slow0', 'slow1', 'slow2']) {
       const d = limits.find((l) => l.message.startsWith(`Kustomization flux-system/${name} `));
       if (name === 'apps' && !d) continue;
-      assert.ok(d, `${name} is reported: ${JSON.stringify(limits)}`);
+      const failed = run.diagnostics.find((f) => f.rule === 'build-failed' && f.message.includes(`flux-system/${name} `));
+      if (!d && failed) continue;
+      assert.ok(d, `${name} is reported: ${JSON.stringify(run.diagnostics)}`);
       assert.match(d.message, /(was stopped when|was not built: the builds reached) the 1 ms build-time budget of all builds together( ran out)? \(gitops-preview --max-build-seconds raises it\)/);
     }
   }));
