@@ -49,7 +49,25 @@ export function maskSops(obj: Record<string, any>): boolean {
     delete obj.sops;
     found = true;
   }
+  // A secretGenerator's file or env file encrypted with SOPS: kustomize-controller decrypts it
+  // before the build, so the Secret holds values the preview never has, not this ciphertext.
+  const data = obj.kind === 'Secret' ? obj.data : undefined;
+  if (data && typeof data === 'object' && !Array.isArray(data)) {
+    for (const [k, v] of Object.entries(data)) {
+      if (typeof v !== 'string' || v === MASK) continue;
+      const plain = fromBase64Utf8(v);
+      if (plain !== undefined && (isSopsValue(plain.trim()) || isSopsText(plain))) {
+        data[k] = MASK;
+        found = true;
+      }
+    }
+  }
   return found;
+}
+
+/** A file as SOPS writes it: YAML or JSON with `ENC[...]` values and its `sops` metadata, or a dotenv with `sops_` keys. */
+function isSopsText(text: string): boolean {
+  return text.includes('ENC[AES256_GCM,') && (/^sops:\s*$/m.test(text) || /"sops"\s*:/.test(text) || /^sops_[a-z_]+=/m.test(text));
 }
 
 /** kubectl's client-side-apply annotation: the whole object as last applied, a Secret's values included. */

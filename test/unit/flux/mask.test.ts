@@ -66,3 +66,16 @@ test('a SOPS-encrypted ConfigMap taken from a build (its values already `***`) s
   // Written in the repository, `***` is just a value.
   assert.equal(dataOf(object(false)).masked, false);
 });
+
+test('a Secret generated from a SOPS-encrypted file or env file holds ***, as its values are never decrypted here; plain data stays', () => {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const yamlFile = 'password: ENC[AES256_GCM,data:abc=,iv:x=,tag:y=,type:str]\nsops:\n    age: []\n    mac: ENC[AES256_GCM,data:m=,iv:i=,tag:t=,type:str]\n';
+  const envValue = 'ENC[AES256_GCM,data:w3tD=,iv:Ow=,tag:Mg=,type:str]';
+  const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'app' }, data: { 'values.yaml': b64(yamlFile), TOKEN: b64(envValue), 'config.yaml': b64('badge:\n  size: 13\n') } };
+  assert.equal(maskSops(secret), true);
+  assert.deepEqual(secret.data, { 'values.yaml': '***', TOKEN: '***', 'config.yaml': b64('badge:\n  size: 13\n') });
+  // A ConfigMap's data is not a Secret's: left as it is.
+  const cm = { kind: 'ConfigMap', data: { 'values.yaml': b64(yamlFile) } };
+  assert.equal(maskSops(cm), false);
+  assert.equal(cm.data['values.yaml'], b64(yamlFile));
+});
