@@ -38,6 +38,11 @@ export interface BootstrapFact {
   readonly dir?: string;
   /** The cluster names it counts for (a declaration with `cluster:`). */
   readonly clusters?: readonly string[];
+  /**
+   * For a `root` a step applies as a Flux Kustomization (`kubectl apply -k flux/config` of a folder
+   * holding one): that document's id (`file#index`). Flux reconciles it first: it is a cluster's root.
+   */
+  readonly kustomization?: string;
 }
 
 /** `crd` facts from CustomResourceDefinition documents. */

@@ -4,6 +4,7 @@
  * declares), as facts with their reader, file and line. Their CRD groups exist on a fresh cluster.
  */
 import type { ClusterModel, RepoModel } from '../model/graph';
+import type { Workspace } from '../workspace/workspace';
 import { bootstrapFiles } from './files';
 import { readContext } from './steps';
 import { taskRunnerFacts } from './taskRunners';
@@ -16,15 +17,33 @@ import { parseFluxVersion, type FluxVersion } from '../model/fluxVersion';
 export type { BootstrapFact, BootstrapReader } from './facts';
 
 const repoCache = new WeakMap<RepoModel, readonly BootstrapFact[]>();
+const stepsCache = new WeakMap<Workspace, { version: number; ctx: ReturnType<typeof readContext>; facts: readonly BootstrapFact[] }>();
+
+/** The task runners' and scripts' facts, once per workspace version (the model's roots read them before the model exists). */
+function stepFacts(ws: Workspace): { ctx: ReturnType<typeof readContext>; facts: readonly BootstrapFact[] } {
+  const known = stepsCache.get(ws);
+  if (known && known.version === ws.version) return known;
+  const ctx = readContext(ws, bootstrapFiles(ws));
+  const entry = { version: ws.version, ctx, facts: taskRunnerFacts(ctx) };
+  stepsCache.set(ws, entry);
+  return entry;
+}
+
+/** Ids of the Flux Kustomizations a bootstrap step applies (`kubectl apply -k kubernetes/main/flux/config`): clusters' roots. */
+export function bootstrapAppliedKustomizations(ws: Workspace): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const f of stepFacts(ws).facts) if (f.kustomization) out.add(f.kustomization);
+  return out;
+}
 
 /** Every fact of the repository, whichever cluster it is for, in file and line order. */
 export function repoBootstrapFacts(model: RepoModel): readonly BootstrapFact[] {
   const cached = repoCache.get(model);
   if (cached) return cached;
   const ws = model.workspace;
-  const ctx = readContext(ws, bootstrapFiles(ws));
+  const { ctx, facts: steps } = stepFacts(ws);
   // Task runners first: the helmfiles their steps run are helmfiles whatever their names.
-  const facts = [...taskRunnerFacts(ctx), ...helmfileFacts(ctx), ...talosFacts(ctx), ...declaredBootstrap(ws).facts];
+  const facts = [...steps, ...helmfileFacts(ctx), ...talosFacts(ctx), ...declaredBootstrap(ws).facts];
   facts.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   repoCache.set(model, facts);
   return facts;

@@ -100,10 +100,10 @@ export function factsOfCommand(ctx: ReadContext, reader: BootstrapReader, file: 
       for (const t of targets) {
         const b = { ...base, via, ...(t.scope ? { scope: [t.scope] } : {}) };
         const yaml = ctx.yamlByPath.get(t.path);
-        if (yaml) fileFacts(yaml, b, out);
+        if (yaml) fileFacts(ctx, yaml, b, out);
         else for (const name of ctx.dirFiles.get(t.path) ?? []) {
           const y = ctx.yamlByPath.get(`${t.path}/${name}`);
-          if (y) fileFacts(y, b, out);
+          if (y) fileFacts(ctx, y, b, out);
         }
       }
     }
@@ -143,9 +143,15 @@ function urlFacts(url: string, base: Omit<BootstrapFact, 'what' | 'name' | 'grou
   for (const g of groups) out.push({ ...base, what: 'crd-group', name: g, groups: [g], via: base.via ?? url });
 }
 
-/** The CRDs a YAML file defines. */
-function fileFacts(file: SourceFile, base: Omit<BootstrapFact, 'what' | 'name' | 'groups'>, out: BootstrapFact[]): void {
+/** The CRDs a YAML file defines, and the Flux Kustomizations it holds (each a cluster's root). */
+function fileFacts(ctx: ReadContext, file: SourceFile, base: Omit<BootstrapFact, 'what' | 'name' | 'groups'>, out: BootstrapFact[]): void {
   for (const o of objectsOf(file)) {
+    // gotk-sync.yaml's folder is a root fact already (folderFacts). A path behind a variable
+    // (`clusters/$CLUSTER_NAME/infra.yaml`) matches templates too: only a written one is a root.
+    if (o.fluxKind === 'Kustomization' && !base.scope && !file.path.endsWith('/gotk-sync.yaml')) {
+      out.push({ ...base, what: 'root', name: `${o.namespace ?? 'default'}/${o.name} (${rel(ctx, file.path)})`, groups: [], kustomization: o.id });
+      continue;
+    }
     if (o.kind !== 'CustomResourceDefinition') continue;
     const f = crdFact(o.body, base);
     if (f) out.push(f);
@@ -182,7 +188,7 @@ function folderFacts(ctx: ReadContext, dir: string, base: Omit<BootstrapFact, 'w
       if (r.split('/').includes('..')) continue;
       const target = `${d}/${r}`;
       const file = ctx.yamlByPath.get(target);
-      if (file) fileFacts(file, base, out);
+      if (file) fileFacts(ctx, file, base, out);
       else if (ctx.dirFiles.has(target)) stack.push(target);
     }
   }

@@ -31,6 +31,7 @@ function strings(v: unknown, out: string[], depth = 0): void {
  */
 function taskfileFacts(ctx: ReadContext, file: SourceFile, out: BootstrapFact[]): void {
   if (!textMarks(file).commands) return;
+  const vars = taskVars(ctx, file);
   let cursor = 0;
   for (const doc of file.docs) {
     const found: string[] = [];
@@ -42,10 +43,56 @@ function taskfileFacts(ctx: ReadContext, file: SourceFile, out: BootstrapFact[])
         const at = written ? file.text.indexOf(written, cursor) : -1;
         if (at >= 0) cursor = at + written.length;
         const line = file.lines.position(at >= 0 ? at : cursor).line + 1;
-        factsOfCommand(ctx, 'taskfile', file.path, { line, words: cmd.words }, out);
+        factsOfCommand(ctx, 'taskfile', file.path, { line, words: cmd.words.map((w) => expandedPath(ctx, w, vars)) }, out);
       }
     }
   }
+}
+
+/**
+ * The variables a Taskfile's commands see, as far as they are plain text: the root Taskfile's
+ * top-level `vars` (an included file sees them), then the file's own, with `ROOT_DIR` and
+ * `TASKFILE_DIR`. A variable set by a command (`sh:`) or given on the command line stays as written,
+ * and its path is then matched in every folder.
+ */
+function taskVars(ctx: ReadContext, file: SourceFile): Map<string, string> {
+  const root = ctx.ws.root;
+  const vars = new Map<string, string>([
+    ['ROOT_DIR', root],
+    ['TASKFILE_DIR', file.path.slice(0, file.path.lastIndexOf('/'))],
+  ]);
+  const rootFile = ['Taskfile.yaml', 'Taskfile.yml', 'taskfile.yaml', 'taskfile.yml'].map((n) => ctx.yamlByPath.get(`${root}/${n}`)).find(Boolean);
+  for (const f of rootFile && rootFile !== file ? [rootFile, file] : [file]) {
+    const top = f.docs[0]?.value;
+    const declared = top && typeof top === 'object' && !Array.isArray(top) ? (top as Record<string, unknown>).vars : undefined;
+    if (!declared || typeof declared !== 'object' || Array.isArray(declared)) continue;
+    for (const [k, v] of Object.entries(declared)) if (typeof v === 'string' && k !== 'ROOT_DIR' && k !== 'TASKFILE_DIR') vars.set(k, v);
+  }
+  return vars;
+}
+
+/**
+ * A word with its variables expanded when that names a file or folder of the repository; else as
+ * written, so that its path is matched in every folder (a Taskfile whose `CLUSTER_DIR` still says
+ * `kubernetes` after the clusters moved to `kubernetes/<name>`).
+ */
+function expandedPath(ctx: ReadContext, word: string, vars: ReadonlyMap<string, string>): string {
+  const expanded = expandTaskVars(word, vars);
+  if (expanded === word || !expanded.startsWith(`${ctx.ws.root}/`)) return expanded === word || !expanded.includes('{{') ? expanded : word;
+  let p = expanded;
+  while (p.endsWith('/')) p = p.slice(0, -1);
+  return ctx.dirFiles.has(p) || ctx.files.paths.has(p) || ctx.yamlByPath.has(p) ? expanded : word;
+}
+
+/** `{{.NAME}}` of a word replaced by its value, values that name others included (a few levels). */
+export function expandTaskVars(word: string, vars: ReadonlyMap<string, string>): string {
+  let out = word;
+  for (let i = 0; i < 5 && out.includes('{{'); i++) {
+    const next = out.replace(/\{\{\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (m, name: string) => vars.get(name) ?? m);
+    if (next === out) break;
+    out = next;
+  }
+  return out;
 }
 
 const READER: Record<string, BootstrapReader> = { justfile: 'justfile', makefile: 'makefile', shell: 'shell' };

@@ -54,6 +54,11 @@ export function resolveWritten(written: string, root: string, fromDir: string, e
   while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   const varEnd = lastVariableEnd(path);
   if (varEnd < 0) {
+    // An absolute path inside the repository (a Taskfile's `{{.ROOT_DIR}}/k8s`, expanded).
+    if (path.startsWith(`${root}/`)) {
+      const rel = normalize(path.slice(root.length + 1).split('/'));
+      return rel && exists(`${root}/${rel}`) ? [{ path: `${root}/${rel}` }] : [];
+    }
     if (path.startsWith('/') || path.startsWith('~')) return [];
     const out: ResolvedPath[] = [];
     for (const base of fromDir === root ? [root] : [fromDir, root]) {

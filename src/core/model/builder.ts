@@ -248,6 +248,7 @@ export class ModelBuilder {
       problems,
       (ks) => ksIdsIn(readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion),
       unbootstrapped,
+      (ks) => readInput(ks, ks.namespace ?? DEFAULT_NAMESPACE).expansion?.objects.map((e) => e.object.id) ?? [],
     );
     allObjects.push(...folderRoots);
 

@@ -5,6 +5,7 @@
  */
 import type { Workspace } from '../workspace/workspace';
 import { inferClusterFolderRoots, isBootstrapSyncFile } from './bootstrap';
+import { bootstrapAppliedKustomizations } from '../bootstrap/index';
 import { configuredRoots } from './configuredRoots';
 import type { FluxInstanceSync } from './fluxOperator';
 import { leftOutOfFolder } from './leftOut';
@@ -44,9 +45,32 @@ export function clusterRoots(
   problems: ModelProblem[],
   ksIdsIn: (ks: KubeObject) => string[],
   unbootstrapped: (ks: KubeObject) => boolean = () => false,
+  objectIdsIn: (ks: KubeObject) => Iterable<string> = () => [],
 ): { roots: Root[]; inferred: KubeObject[] } {
   const declared = configuredRoots(ws, ksObjects);
   if (declared) return declared;
+  // What a bootstrap step applies (`kubectl apply -k kubernetes/main/flux/config`) Flux reconciles
+  // first. Beside such roots, a FluxInstance (or flux-instance chart) that none of their clusters
+  // applies is a draft (its Kustomization commented out, say): its sync makes no cluster.
+  const stepped = bootstrapAppliedKustomizations(ws);
+  let applied: Set<string> | undefined;
+  const ownerApplied = (owner: KubeObject, from: readonly KubeObject[]): boolean => {
+    if (!applied) {
+      const byId = new Map(ksObjects.map((o) => [o.id, o]));
+      const reached = new Set(from.map((o) => o.id));
+      const queue = [...reached];
+      for (let head = 0; head < queue.length; head++) {
+        for (const id of ksIdsIn(byId.get(queue[head])!)) {
+          if (reached.has(id) || !byId.has(id)) continue;
+          reached.add(id);
+          queue.push(id);
+        }
+      }
+      applied = new Set();
+      for (const id of reached) for (const o of objectIdsIn(byId.get(id)!)) applied.add(o);
+    }
+    return applied.has(owner.id);
+  };
   const bootstrap: Root[] = [];
   const seen = new Set<string>();
   const add = (object: KubeObject) => {
@@ -60,7 +84,12 @@ export function clusterRoots(
   };
   const templates = new Set(ksObjects.filter((ks) => isBootstrapSyncFile(ks.file) && !patches.has(ks.file) && unbootstrapped(ks)).map((ks) => ks.id));
   for (const ks of ksObjects) if (isBootstrapSyncFile(ks.file) && !patches.has(ks.file) && !templates.has(ks.id)) add(ks);
-  for (const ks of ksObjects) if (syncOf.has(ks.id)) add(ks);
+  const steppedRoots = ksObjects.filter((ks) => stepped.has(ks.id) && !patches.has(ks.file));
+  for (const ks of steppedRoots) add(ks);
+  for (const ks of ksObjects) {
+    const sync = syncOf.get(ks.id);
+    if (sync && (steppedRoots.length === 0 || ownerApplied(sync.owner, steppedRoots))) add(ks);
+  }
   if (bootstrap.length) {
     const applied = appliedByOtherRoot(bootstrap, ksObjects, ksIdsIn);
     const kept = bootstrap.filter((r) => syncOf.has(r.object.id) || !applied.has(r.object.id));
