@@ -150,7 +150,8 @@ export function textMarks(file: SourceFile): TextMarks {
   if (!m) {
     const t = file.text;
     m = {
-      releases: t.startsWith('releases:') || t.includes('\nreleases:'),
+      // Block style at the line's start, or a flow mapping's key (`{ releases: [...] }`, JSON style).
+      releases: t.startsWith('releases:') || t.includes('\nreleases:') || (t.includes('releases') && /[{,]\s*["']?releases["']?\s*:/.test(t)),
       talos: t.includes('extraManifests') || t.includes('inlineManifests'),
       commands: t.includes('kubectl') || t.includes('helm') || t.includes('flux'),
     };

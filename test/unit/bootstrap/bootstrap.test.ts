@@ -96,4 +96,9 @@ test('a helmfile is known by its content wherever it is: releases naming charts 
   assert.deepEqual(findings({ ...files, 'bootstrap/crds.yaml': crds }), []);
   // A list named releases without charts, outside a helmfile, is not one.
   assert.deepEqual(findings({ ...files, 'docs/releases.yaml': 'releases:\n  - name: v1\n' }), ['crd-order|kubernetes/main/stores/store.yaml']);
+  // Written in flow style, as JSON is (d4rkfella/home-ops' bootstrap/helmfile.d/00-crds.yaml).
+  const flow = '---\n{\n  helmDefaults: { args: ["--include-crds"] },\n  releases: [{\n    name: "es-crds",\n    namespace: "external-secrets",\n    chart: "oci://ghcr.io/external-secrets/charts/external-secrets",\n  }],\n}\n';
+  assert.deepEqual(findings({ ...files, 'bootstrap/helmfile.d/00-crds.yaml': flow }), []);
+  // A flow mapping whose nested key is named releases is no helmfile.
+  assert.deepEqual(findings({ ...files, 'docs/notes.yaml': '{ project: { releases: [{ name: v1 }] } }\n' }), ['crd-order|kubernetes/main/stores/store.yaml']);
 });
