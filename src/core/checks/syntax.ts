@@ -52,21 +52,29 @@ export function checkSyntax(ctx: CheckContext): void {
         related: [],
       });
     }
-    for (const doc of file.docs) {
-      for (const p of doc.problems) {
+    // A parse error cascades through the rest of its document (739 problems in one file of a fresh
+    // repository): the first of each document is the one to fix, and a file shows a few.
+    const broken = file.docs.filter((d) => d.problems.length > 0);
+    for (const [n, doc] of broken.entries()) {
+      if (n === MAX_BROKEN_DOCS_SHOWN) break;
+      for (const p of doc.problems.slice(0, 1)) {
+        const more = n === MAX_BROKEN_DOCS_SHOWN - 1 && broken.length > MAX_BROKEN_DOCS_SHOWN && `${broken.length - MAX_BROKEN_DOCS_SHOWN} more documents of this file do not parse either.`;
         const message = /call stack/i.test(p.message) ? 'YAML is nested too deeply to be read' : p.message;
         ctx.diagnostics.push({
           rule: 'yaml-syntax',
           severity,
           file: file.path,
           range: p.range,
-          message: syntaxMessage(message, doc.index + 1, ...consequence),
+          message: syntaxMessage(message, doc.index + 1, ...consequence, more),
           related: [],
         });
       }
     }
   }
 }
+
+/** Documents of one file whose first parse error is reported. */
+const MAX_BROKEN_DOCS_SHOWN = 10;
 
 /** The parser's own words first (they say what is wrong), then its context lines and what it breaks. */
 function syntaxMessage(parser: string, doc: number | undefined, ...details: (string | false)[]): string {

@@ -307,3 +307,16 @@ test('crd-order: a remote bundle with a known URL before the resource hides only
   // The Certificate's CRD is not in the gateway-api bundle: still reported; the HTTPRoute's may be.
   assert.deepEqual(rules(layout).filter((r) => r.startsWith('crd-order')), ['crd-order|warning|apps/cert.yaml|2']);
 });
+
+test('yaml-syntax: the first parse error of each document, ten documents of a file at most, the tenth saying how many more', () => {
+  // One document whose error cascades into many: one finding.
+  const cascade = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: "v\n  j: x: y\n  l: "w\n  m: [1\n';
+  const one = check(memoryRepo({ 'tmp/dump.yaml': cascade })).diagnostics.filter((d) => d.rule === 'yaml-syntax');
+  assert.equal(one.length, 1, one.map((d) => d.message).join('\n'));
+  // Twelve broken documents: ten findings, and the tenth counts the two left.
+  const many = Array.from({ length: 12 }, () => cascade).join('---\n');
+  const list = check(memoryRepo({ 'tmp/dump.yaml': many })).diagnostics.filter((d) => d.rule === 'yaml-syntax');
+  assert.equal(list.length, 10);
+  assert.match(list[9].message, /2 more documents of this file do not parse either/);
+  assert.ok(list.slice(0, 9).every((d) => !/more documents/.test(d.message)));
+});
