@@ -98,7 +98,10 @@ export function postBuildVariables(model: RepoModel, ks: KustomizationNode, reve
     // Only what this cluster applies (see findVarSource in substitution/resolve.ts).
     const object = ks.applied.cluster.byKey.get(objectKey(kind, namespace, name))?.[0]?.object;
     if (!object) {
-      if (ref.optional === true) continue;
+      // An optional source the cluster makes at runtime, from an object a Kustomization this one
+      // waits for applies (a PocketIDOIDCClient's client Secret, an ExternalSecret's): it exists
+      // by the time this one runs, with keys unknown here. Any other is absent on a fresh cluster.
+      if (ref.optional === true && !producedUpstream(ks, kind, namespace, name)) continue;
       incomplete = true;
       warnings.push(`substituteFrom ${kind}/${namespace}/${name} is not applied by this cluster's Kustomizations (the cluster provides it): its variables are unknown here, unresolved \${...} are left as written.`);
       continue;
@@ -210,4 +213,53 @@ export function setCommonMetadata(obj: Record<string, any>, labels: Record<strin
 
 function stringMap(m: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, String(v)]));
+}
+
+/** Kustomizations `ks` waits for, through `spec.dependsOn`, transitively. */
+function upstreamOf(ks: KustomizationNode): KustomizationNode[] {
+  const byKey = new Map(ks.applied.cluster.kustomizations.map((k) => [`${k.applied.namespace ?? 'default'}/${k.applied.name}`, k]));
+  const seen = new Set<KustomizationNode>();
+  const queue = [ks];
+  for (let head = 0; head < queue.length && seen.size < 1000; head++) {
+    const node = queue[head];
+    for (const dep of asArray(asRecord(node.applied.object.body.spec)?.dependsOn)) {
+      const d = asRecord(dep);
+      const target = byKey.get(`${asString(d?.namespace) ?? node.applied.namespace ?? 'default'}/${asString(d?.name) ?? ''}`);
+      if (target && !seen.has(target) && target !== ks) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return [...seen];
+}
+
+/** Whether a Kustomization `ks` waits for applies an object that makes Secret/ConfigMap `namespace/name` at runtime. */
+function producedUpstream(ks: KustomizationNode, kind: string, namespace: string, name: string): boolean {
+  for (const up of upstreamOf(ks)) {
+    for (const a of up.applies) {
+      if ((a.namespace ?? namespace) !== namespace || !a.apiVersion.includes('.')) continue;
+      if (makes(a, kind, name)) return true;
+    }
+  }
+  return false;
+}
+
+/** An ExternalSecret's target (its own name by default), or a custom resource naming the Secret it writes. */
+function makes(a: { kind: string; name: string; object: KubeObject }, kind: string, name: string): boolean {
+  const spec = asRecord(a.object.body.spec);
+  if (!spec) return false;
+  if (a.kind === 'ExternalSecret' && kind === 'Secret') return (asString(asRecord(spec.target)?.name) ?? a.name) === name;
+  if (kind !== 'Secret') return false;
+  const walk = (v: unknown, depth: number): boolean => {
+    const o = asRecord(v);
+    if (!o || depth > 4) return false;
+    for (const [k, x] of Object.entries(o)) {
+      if (k === 'secretName' && x === name) return true;
+      if (/^(secret|secretRef|target|writeConnectionSecretToRef|credentialsSecret)$/i.test(k) && asString(asRecord(x)?.name) === name) return true;
+      if (x && typeof x === 'object' && !Array.isArray(x) && walk(x, depth + 1)) return true;
+    }
+    return false;
+  };
+  return walk(spec, 0);
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Repo } from '../../../src/core/repo';
 import { diskHost } from '../../../src/node/fsHost';
+import { memoryHost } from '../../../src/core/workspace/host';
 import { postBuildVariables, substituteObjectText, OWNER_NAME_LABEL, OWNER_NAMESPACE_LABEL } from '../../../src/core/flux/postbuild';
 import { postBuild, splitDocuments } from '../../../src/render/kustomize';
 import { MASK_SENTINEL } from '../../../src/core/flux/mask';
@@ -85,4 +86,31 @@ test('with a substituteFrom source the cluster provides, every reference to its 
   assert.ok('text' in r, JSON.stringify(r));
   // Two replacements would read as one name ('-tls') when the variable is taken as empty.
   assert.equal(r.text, 'metadata:\n  name: ${DOMAIN/./-}-tls\ndata:\n  a: example-org\n  b: ${DOMAIN}\n  c: 80\n  d: example.org${DOMAIN^^}\n');
+});
+
+test('an optional substituteFrom Secret that a Kustomization this one waits for makes at runtime has unknown keys; made beside it, it is absent', () => {
+  const ks = (name: string, p: string, extra = '') =>
+    `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: 1h\n  path: ${p}\n  targetNamespace: flux-system\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n${extra}`;
+  const app = (dependsOn: string) =>
+    ks('forgejo', './apps/forgejo', `${dependsOn}  postBuild:\n    substituteFrom:\n      - kind: Secret\n        name: forgejo-oidc\n        optional: true\n`);
+  const client = 'apiVersion: pocketid.internal/v1alpha1\nkind: PocketIDOIDCClient\nmetadata:\n  name: forgejo\nspec:\n  secret:\n    name: forgejo-oidc\n';
+  const files = (dependsOn: string, clientAt: string) => ({
+    'clusters/c/flux-system/gotk-sync.yaml': ks('flux-system', './clusters/c'),
+    'clusters/c/apps.yaml': `${ks('pocket-id-resources', './apps/pocket-id')}---\n${app(dependsOn)}`,
+    'apps/pocket-id/placeholder.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p\n',
+    [clientAt]: client,
+    'apps/forgejo/hr.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: f\ndata:\n  id: ${client_id}\n',
+  });
+  const pbOf = (f: Record<string, string>) => {
+    const m = new Repo('/repo', memoryHost('/repo', f)).model();
+    const node = m.clusters[0].kustomizations.find((k) => k.applied.name === 'forgejo')!;
+    return postBuildVariables(m, node);
+  };
+  // Made by an upstream Kustomization's PocketIDOIDCClient, in forgejo's own namespace (where Flux
+  // reads substituteFrom): it exists when forgejo runs; its keys are unknown.
+  assert.equal(pbOf(files('  dependsOn:\n    - name: pocket-id-resources\n', 'apps/pocket-id/oidc-forgejo.yaml')).incomplete, true);
+  // Made by an object forgejo applies itself: on a fresh cluster it is not there yet (strict substitution fails).
+  assert.equal(pbOf(files('  dependsOn:\n    - name: pocket-id-resources\n', 'apps/forgejo/oidc-forgejo.yaml')).incomplete, false);
+  // Upstream of no dependsOn: not waited for, so absent too.
+  assert.equal(pbOf(files('', 'apps/pocket-id/oidc-forgejo.yaml')).incomplete, false);
 });
