@@ -53,9 +53,9 @@ export function clusterRoots(
   // first. Beside such roots, a FluxInstance (or flux-instance chart) that none of their clusters
   // applies is a draft (its Kustomization commented out, say): its sync makes no cluster.
   const stepped = bootstrapAppliedKustomizations(ws);
-  let applied: Set<string> | undefined;
+  let steppedApply: Set<string> | undefined;
   const ownerApplied = (owner: KubeObject, from: readonly KubeObject[]): boolean => {
-    if (!applied) {
+    if (!steppedApply) {
       const byId = new Map(ksObjects.map((o) => [o.id, o]));
       const reached = new Set(from.map((o) => o.id));
       const queue = [...reached];
@@ -66,10 +66,10 @@ export function clusterRoots(
           queue.push(id);
         }
       }
-      applied = new Set();
-      for (const id of reached) for (const o of objectIdsIn(byId.get(id)!)) applied.add(o);
+      steppedApply = new Set();
+      for (const id of reached) for (const o of objectIdsIn(byId.get(id)!)) steppedApply.add(o);
     }
-    return applied.has(owner.id);
+    return steppedApply.has(owner.id);
   };
   const bootstrap: Root[] = [];
   const seen = new Set<string>();
