@@ -43,7 +43,7 @@ function taskfileFacts(ctx: ReadContext, file: SourceFile, out: BootstrapFact[])
         const at = written ? file.text.indexOf(written, cursor) : -1;
         if (at >= 0) cursor = at + written.length;
         const line = file.lines.position(at >= 0 ? at : cursor).line + 1;
-        factsOfCommand(ctx, 'taskfile', file.path, { line, words: cmd.words.map((w) => expandedPath(ctx, w, vars)) }, out);
+        factsOfCommand(ctx, 'taskfile', file.path, { line, words: cmd.words.map((w) => expandedPath(ctx, w, vars, file.path.slice(0, file.path.lastIndexOf('/')))) }, out);
       }
     }
   }
@@ -76,12 +76,26 @@ function taskVars(ctx: ReadContext, file: SourceFile): Map<string, string> {
  * written, so that its path is matched in every folder (a Taskfile whose `CLUSTER_DIR` still says
  * `kubernetes` after the clusters moved to `kubernetes/<name>`).
  */
-function expandedPath(ctx: ReadContext, word: string, vars: ReadonlyMap<string, string>): string {
+function expandedPath(ctx: ReadContext, word: string, vars: ReadonlyMap<string, string>, fromDir: string): string {
   const expanded = expandTaskVars(word, vars);
-  if (expanded === word || !expanded.startsWith(`${ctx.ws.root}/`)) return expanded === word || !expanded.includes('{{') ? expanded : word;
-  let p = expanded;
-  while (p.endsWith('/')) p = p.slice(0, -1);
-  return ctx.dirFiles.has(p) || ctx.files.paths.has(p) || ctx.yamlByPath.has(p) ? expanded : word;
+  if (expanded === word || expanded.includes('{{')) return word;
+  const root = ctx.ws.root;
+  const exists = (p: string | undefined) => p !== undefined && (ctx.dirFiles.has(p) || ctx.files.paths.has(p) || ctx.yamlByPath.has(p));
+  const at = expanded.startsWith('/') ? [joined('', expanded)] : [joined(fromDir, expanded), joined(root, expanded)];
+  return at.some((p) => p !== undefined && (p === root || p.startsWith(`${root}/`)) && exists(p)) ? expanded : word;
+}
+
+/** `rel` joined to the absolute folder `dir`, `.` and `..` resolved, no trailing slash; undefined above `/`. */
+function joined(dir: string, rel: string): string | undefined {
+  const out: string[] = [];
+  for (const part of `${dir}/${rel}`.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (!out.length) return undefined;
+      out.pop();
+    } else out.push(part);
+  }
+  return `/${out.join('/')}`;
 }
 
 /** `{{.NAME}}` of a word replaced by its value, values that name others included (a few levels). */

@@ -228,8 +228,8 @@ test('with no applier giving its values, a sync.path variable stands for each ex
 });
 
 test('a Kustomization a Taskfile step applies is the cluster root; a FluxInstance no cluster applies makes no second cluster', () => {
-  const files = (kubernetesDir: string) => ({
-    'Taskfile.yaml': `version: "3"\nvars:\n  KUBERNETES_DIR: "{{.ROOT_DIR}}/${kubernetesDir}"\nincludes:\n  flux: .taskfiles/Flux/Taskfile.yaml\n`,
+  const files = (kubernetesDir: string, value = `{{.ROOT_DIR}}/${kubernetesDir}`) => ({
+    'Taskfile.yaml': `version: "3"\nvars:\n  KUBERNETES_DIR: "${value}"\nincludes:\n  flux: .taskfiles/Flux/Taskfile.yaml\n`,
     '.taskfiles/Flux/Taskfile.yaml': 'version: "3"\ntasks:\n  bootstrap:\n    cmds:\n      - kubectl apply --server-side --kustomize {{.KUBERNETES_DIR}}/flux/config\n',
     'kubernetes/flux/config/kustomization.yaml': 'resources: [cluster.yaml]\n',
     'kubernetes/flux/config/cluster.yaml': KS('cluster', './kubernetes/flux'),
@@ -242,10 +242,14 @@ test('a Kustomization a Taskfile step applies is the cluster root; a FluxInstanc
   const json = treeJson(repo(files('kubernetes')).model());
   assert.deepEqual(json.clusters.map((c) => `${c.name}: ${c.root.kind}/${c.root.name} ${c.root.file}`), ['flux: Kustomization/cluster kubernetes/flux/config/cluster.yaml']);
   assert.deepEqual(json.kustomizations.filter((k) => k.cluster).map((k) => k.name).sort(), ['cluster', 'cluster-apps']);
+  // A value relative to the repository root, as task runs commands there.
+  assert.deepEqual(treeJson(repo(files('kubernetes', 'kubernetes')).model()).clusters.map((c) => c.root.file), ['kubernetes/flux/config/cluster.yaml']);
   // The step's variable names no folder of this repository (its clusters moved): its path is then
   // matched in every folder, which tells no root, and the roots are found as without the step (the
   // FluxInstance's sync, which applies the same folder): still one cluster.
   const moved = treeJson(repo(files('k8s')).model());
   assert.deepEqual(moved.clusters.map((c) => `${c.root.kind}/${c.root.name} ${c.root.file}`), ['Kustomization/flux-system kubernetes/apps/flux-system/flux-instance/instance.yaml']);
   assert.deepEqual(moved.kustomizations.filter((k) => k.cluster).map((k) => k.name).sort(), ['cluster', 'cluster-apps', 'flux-system']);
+  // The same with a relative value.
+  assert.deepEqual(treeJson(repo(files('k8s', 'k8s')).model()).clusters, moved.clusters);
 });
