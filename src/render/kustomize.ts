@@ -495,7 +495,11 @@ export function postBuild(
       try {
         obj = restoreMasks(asRecord(parseYaml(sub.text)) ?? {});
       } catch (err) {
-        return fail('substitution', `${label}: after substitution '${asString(obj.kind)}/${asString(meta?.name)}' is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+        // Flux substitutes an unset variable as empty when not strict: the usual cause (an image tag
+        // ending in a bare `:`), so the variables that were unset are named.
+        const unset = [...new Set([...(doc.text ?? '').matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]))].filter((n) => !pb.vars?.has(n));
+        const why = unset.length ? `; ${unset.slice(0, 5).join(', ')}${unset.length > 5 ? ` and ${unset.length - 5} more` : ''} ${unset.length === 1 ? 'is' : 'are'} not set, so substituted empty` : '';
+        return fail('substitution', `${label}: after substitution '${asString(obj.kind)}/${asString(meta?.name)}' is not valid YAML: ${(err as Error).message.split('\n')[0].replace(/:\s*$/, '')}${why}`);
       }
     }
     if (maskSops(obj)) sopsCount++;

@@ -71,6 +71,11 @@ test('strict substitution fails naming the object; non-strict empties the variab
   const lax = postBuild(model, apps, (apps.source as any).view, bad, { allowNetwork: true, strictSubstitution: false }, true);
   assert.ok(lax.ok);
   assert.equal((lax.value.objects[0] as any).data.x, null);
+  // Empty where a value was expected, the YAML breaks (a tag ending in a bare colon): the unset variables are named.
+  const tag = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  image: ghcr.io/app:${TAG}\n  x: ${REPLICAS} $${ESCAPED}\n';
+  const broken = postBuild(model, apps, (apps.source as any).view, tag, { allowNetwork: true, strictSubstitution: false }, true);
+  assert.ok(!broken.ok);
+  assert.match(broken.error.message, /after substitution 'Pod\/p' is not valid YAML: .*; TAG is not set, so substituted empty$/);
 });
 
 test('objects without apiVersion/kind/name are rejected as Flux does', () => {
