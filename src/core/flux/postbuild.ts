@@ -245,7 +245,11 @@ function producedUpstream(ks: KustomizationNode, kind: string, namespace: string
   return false;
 }
 
-/** An ExternalSecret's target (its own name by default), or a custom resource naming the Secret it writes. */
+/**
+ * An ExternalSecret's target (its own name by default), or a custom resource naming the Secret it
+ * writes (`secretName`, `secret.name`, a Crossplane claim's `writeConnectionSecretToRef`, a
+ * tofu-controller Terraform's `writeOutputsToSecret`).
+ */
 function makes(a: { kind: string; name: string; object: KubeObject }, kind: string, name: string): boolean {
   const spec = asRecord(a.object.body.spec);
   if (!spec) return false;
@@ -256,7 +260,7 @@ function makes(a: { kind: string; name: string; object: KubeObject }, kind: stri
     if (!o || depth > 4) return false;
     for (const [k, x] of Object.entries(o)) {
       if (k === 'secretName' && x === name) return true;
-      if (/^(secret|secretRef|target|writeConnectionSecretToRef|credentialsSecret)$/i.test(k) && asString(asRecord(x)?.name) === name) return true;
+      if (/^(secret|secretRef|target|writeConnectionSecretToRef|writeOutputsToSecret|credentialsSecret)$/i.test(k) && asString(asRecord(x)?.name) === name) return true;
       if (x && typeof x === 'object' && !Array.isArray(x) && walk(x, depth + 1)) return true;
     }
     return false;

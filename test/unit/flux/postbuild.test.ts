@@ -118,4 +118,7 @@ test('an optional substituteFrom Secret that a Kustomization this one waits for 
   assert.equal(pbOf(files('  dependsOn:\n    - name: pocket-id-resources\n', 'apps/forgejo/oidc-forgejo.yaml')).incomplete, false);
   // Upstream of no dependsOn: not waited for, so absent too.
   assert.equal(pbOf(files('', 'apps/pocket-id/oidc-forgejo.yaml')).incomplete, false);
+  // A tofu-controller Terraform writing its outputs to the Secret, upstream.
+  const terraform = 'apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: tunnel\nspec:\n  writeOutputsToSecret:\n    name: forgejo-oidc\n';
+  assert.equal(pbOf({ ...files('  dependsOn:\n    - name: pocket-id-resources\n', 'apps/pocket-id/oidc-forgejo.yaml'), 'apps/pocket-id/oidc-forgejo.yaml': terraform }).incomplete, true);
 });
