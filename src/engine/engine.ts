@@ -428,7 +428,7 @@ export class Engine {
       }
       return out;
     },
-    treeChildren: ({ id }) => (id === undefined ? this.tree.roots(this.treeFolders()) : this.tree.children(id)),
+    treeChildren: ({ id }) => (id === undefined ? this.tree.roots(this.treeFolders()) : this.tree.children(id, this.treeFolders())),
     treePath: ({ file, position, text }) => {
       const at = this.at(file, text);
       const object = at && objectAtOffset(at.folder.model(), at.file, at.file.lines.offset(position));

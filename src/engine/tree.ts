@@ -74,10 +74,20 @@ export class TreeIndex {
     });
   }
 
-  children(id: string): TreeItemData[] {
+  /**
+   * `folders`: the workspace folders now. A folder item's children are its clusters in the current
+   * model whatever happened since it was listed: the editor keeps the top level it was sent with a
+   * change, and may ask for a folder's children after the tree was reset with no change left to
+   * follow (a two-folder window once stayed with an expanded, empty folder).
+   */
+  children(id: string, folders: readonly TreeFolder[] = []): TreeItemData[] {
     const cached = this.listed.get(id);
     if (cached) return cached;
-    const held = this.held.get(id);
+    let held = this.held.get(id);
+    if ((!held || held.folder.model() !== held.model) && id.startsWith(FOLDER_PREFIX)) {
+      const folder = folders.find((f) => FOLDER_PREFIX + f.root === id);
+      if (folder) this.held.set(id, (held = { folder, node: undefined, model: folder.model() }));
+    }
     if (!held) return [];
     const { folder, node } = held;
     const model = folder.model();

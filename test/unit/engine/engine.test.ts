@@ -135,6 +135,10 @@ test('multi-root: one repository per folder, each a top-level tree node; folders
     clusters.map((c) => c.map((i) => i.label)),
     [['alpha'], ['beta']],
   );
+  // A folder's clusters are listed even when the tree was reset after the editor got its top level
+  // and no change followed (the editor asks with the folder id it holds).
+  (engine as unknown as { tree: { reset(): void } }).tree.reset();
+  assert.deepEqual((await engine.request('treeChildren', { id: roots[1].id })).map((i) => i.label), ['beta']);
   const targets = await engine.request('targets', { name: 'apps' });
   assert.deepEqual(
     targets.map((t) => `${t.root}:${t.cluster}`),
