@@ -10,6 +10,7 @@ import type { BootstrapFact, BootstrapReader } from './facts';
 import { commandsOf } from './commands';
 import { factsOfCommand, type ReadContext } from './steps';
 import { textMarks } from './files';
+import { normalize } from './writtenPaths';
 
 export function isTaskFile(path: string): boolean {
   const base = path.slice(path.lastIndexOf('/') + 1);
@@ -85,17 +86,10 @@ function expandedPath(ctx: ReadContext, word: string, vars: ReadonlyMap<string, 
   return at.some((p) => p !== undefined && (p === root || p.startsWith(`${root}/`)) && exists(p)) ? expanded : word;
 }
 
-/** `rel` joined to the absolute folder `dir`, `.` and `..` resolved, no trailing slash; undefined above `/`. */
+/** `rel` joined to the absolute folder `dir`, `.` and `..` resolved; undefined above `/`. */
 function joined(dir: string, rel: string): string | undefined {
-  const out: string[] = [];
-  for (const part of `${dir}/${rel}`.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (!out.length) return undefined;
-      out.pop();
-    } else out.push(part);
-  }
-  return `/${out.join('/')}`;
+  const path = normalize(`${dir}/${rel}`.split('/'));
+  return path === undefined ? undefined : `/${path}`;
 }
 
 /** `{{.NAME}}` of a word replaced by its value, values that name others included (a few levels). */

@@ -32,7 +32,8 @@ function lastVariableEnd(written: string): number {
   return end;
 }
 
-function normalize(parts: string[]): string | undefined {
+/** Path segments with `.` and `..` resolved, joined by `/`; undefined when `..` climbs above the first. */
+export function normalize(parts: string[]): string | undefined {
   const out: string[] = [];
   for (const p of parts) {
     if (p === '' || p === '.') continue;
